@@ -1,0 +1,60 @@
+/**
+ * The bus port. Two implementations: LocalBus (embedded mode: durable log files under the data directory)
+ * and KafkaBus (distributed mode). Semantics follow Kafka so that code above the port cannot tell them apart.
+ */
+export interface BusRecord {
+  key: string;
+  value: Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface ConsumedRecord extends BusRecord {
+  partition: number;
+  /** Position in the partition, as a decimal string (Kafka offsets are int64). */
+  offset: string;
+  /** Epoch milliseconds at which the record was appended. */
+  timestamp: number;
+}
+
+export interface BusBatch {
+  topic: string;
+  partition: number;
+  records: ConsumedRecord[];
+}
+
+export interface SubscribeOptions {
+  topic: string;
+  /**
+   * Consumer group: each partition goes to one member of the group, and the group's offset is committed
+   * after the handler resolves (at-least-once). Omit for a broadcast reader that reads the whole topic
+   * from the start on every start-up and commits nothing (used to rebuild caches from compacted topics).
+   */
+  group?: string;
+  /** For a new group without a committed offset: start from the earliest record (default true). */
+  fromBeginning?: boolean;
+}
+
+export type BatchHandler = (batch: BusBatch) => Promise<void>;
+
+export interface Subscription {
+  /** Resolves once the subscriber has caught up with everything published before subscribe() was called. */
+  readonly caughtUp: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Bus {
+  /** Resolves once every record is durable (fsynced locally, or acknowledged by all in-sync Kafka replicas). */
+  publish(topic: string, records: BusRecord[]): Promise<void>;
+  subscribe(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+/** Thrown by publish() when the bus cannot take more now; the gateway answers 503 with Retry-After. */
+export class BusBackpressureError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('the event bus is saturated; retry later');
+  }
+}
+
+/** Nest injection token for the process's Bus. */
+export const BUS = Symbol('BUS');

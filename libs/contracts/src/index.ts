@@ -1,0 +1,6 @@
+export * from './events';
+export * from './topics';
+export * from './telemetry-batch';
+export * from './account';
+export * from './detections';
+export * from './results';

@@ -1,0 +1,27 @@
+/**
+ * Bus topics. Names, partitioning and cleanup follow docs/architecture (README): one events topic for all
+ * five types keyed by `${workspaceId}|${srcIP}` so that a host's events stay in order on one consumer.
+ */
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** `compact` keeps the latest record per key forever; `delete` drops records past retention. */
+  cleanup: 'delete' | 'compact';
+  retentionHours?: number;
+}
+
+export const TOPICS = {
+  events: { name: 'tlm.events.v1', partitions: 12, cleanup: 'delete', retentionHours: 72 },
+  findings: { name: 'tlm.findings.v1', partitions: 6, cleanup: 'delete', retentionHours: 168 },
+  alerts: { name: 'tlm.alerts.v1', partitions: 6, cleanup: 'delete', retentionHours: 168 },
+  deadLetter: { name: 'tlm.dlq.v1', partitions: 1, cleanup: 'delete', retentionHours: 168 },
+  apiKeys: { name: 'ctl.api-keys.v1', partitions: 1, cleanup: 'compact' },
+  workspaces: { name: 'ctl.workspaces.v1', partitions: 1, cleanup: 'compact' },
+  rules: { name: 'ctl.rules.v1', partitions: 1, cleanup: 'compact' },
+} as const satisfies Record<string, TopicSpec>;
+
+export const ALL_TOPICS: TopicSpec[] = Object.values(TOPICS);
+
+export function telemetryKey(workspaceId: string, srcIP: string | undefined): string {
+  return `${workspaceId}|${srcIP ?? ''}`;
+}

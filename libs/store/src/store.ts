@@ -1,0 +1,28 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+
+/**
+ * A versioned schema migration of one service's database. Statements run in order; `version` is
+ * recorded in `<database>.schema_migrations` so each migration runs once.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+/** A ClickHouse client scoped to one service's database (tables are referenced as `${database}.<table>`). */
+export interface ServiceStore {
+  readonly database: string;
+  readonly client: ClickHouseClient;
+}
+
+/**
+ * Opens stores. Embedded mode: one chdb engine for the process (chdb binds one data directory per process),
+ * each service with its own database. Server mode: @clickhouse/client over HTTP.
+ */
+export interface StoreFactory {
+  open(database: string, migrations: Migration[]): Promise<ServiceStore>;
+  close(): Promise<void>;
+}
+
+export const STORE_FACTORY = Symbol('STORE_FACTORY');
