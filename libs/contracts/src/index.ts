@@ -4,3 +4,4 @@ export * from './telemetry-batch';
 export * from './account';
 export * from './detections';
 export * from './results';
+export * from './openapi';

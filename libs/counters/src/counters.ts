@@ -23,3 +23,8 @@ export interface DistinctCounter {
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const DISTINCT_COUNTER = Symbol('DISTINCT_COUNTER');
+
+/** The distinct-counter scope of endpoints a workspace sent telemetry from on one UTC day (gateway adds, account reads). */
+export function endpointsSeenScope(workspaceId: string, day: Date): string {
+  return `endpoints:${workspaceId}:${day.toISOString().slice(0, 10)}`;
+}

@@ -1,0 +1,108 @@
+import * as https from 'node:https';
+import { api, eventually, runCli, startVigil, tempDataDir } from './harness';
+import { ndjson, tunnelQueries } from './telemetry';
+
+describe('rate limiting', () => {
+  it('answers 429 with Retry-After and a JSON message past the per-key limit', async () => {
+    const vigil = await startVigil({ env: { VIGIL_RATE_LIMIT: '5/60s' } });
+    try {
+      const statuses: number[] = [];
+      let limited;
+      for (let i = 0; i < 7; i++) {
+        const res = await api(vigil, 'GET', '/v1/ae/inventory/flags');
+        statuses.push(res.status);
+        if (res.status === 429) limited = res;
+      }
+      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      expect(statuses[5]).toBe(429);
+      expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited!.body.message).toMatch(/rate limit/i);
+    } finally {
+      await vigil.stop();
+    }
+  });
+});
+
+describe('durability', () => {
+  it('keeps events answered 200 through a kill -9 before scoring, and scores them after the restart', async () => {
+    const dataDir = tempDataDir();
+    const gatewayOnly = await startVigil({ dataDir, env: { VIGIL_SERVICES: 'account,rules,ingest-gateway' } });
+    const res = await api(gatewayOnly, 'POST', '/v1/events/dns', { body: ndjson(tunnelQueries('10.7.7.7', 'durable-tunnel.net', 40)) });
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toBe(40);
+    await gatewayOnly.stop('SIGKILL');
+
+    const full = await startVigil({ dataDir, env: { VIGIL_VISIBILITY_DELAY_MS: '200' } });
+    try {
+      const finding = await eventually(async () => {
+        const page = await api(full, 'GET', '/v1/findings?schema=ocsf');
+        return (page.body.records as any[]).find((f) => f.enrichments[0].data.aggregation.key.detections[0].key === 'durable-tunnel.net');
+      }, 30_000);
+      expect(finding.count).toBeGreaterThan(0);
+      expect(finding.device.ip).toBe('10.7.7.7');
+    } finally {
+      await full.stop();
+    }
+  });
+});
+
+describe('key management CLI without a running server', () => {
+  it('creates, lists and revokes keys on the data directory, and a restarted server honours them', async () => {
+    const dataDir = tempDataDir();
+    const env = { VIGIL_DATA_DIR: dataDir, VIGIL_PORT: '1' };
+    const created = await runCli(['keys', 'create', '--workspace', 'acme', '--expires', '30d'], env);
+    expect(created.code).toBe(0);
+    const key = /(vgl_\w+)/.exec(created.stdout)![1];
+    const listed = await runCli(['keys', 'list'], env);
+    expect(listed.stdout).toContain(key.slice(0, 12));
+    expect(listed.stdout).toContain('acme');
+    expect(listed.stdout).not.toContain(key);
+    const bad = await runCli(['keys', 'create', '--expires', 'soon'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--expires');
+
+    const vigil = await startVigil({ dataDir });
+    try {
+      const status = await api({ baseUrl: vigil.baseUrl, key }, 'GET', '/v1/account/status');
+      expect(status.status).toBe(200);
+      expect(status.body.expirationDate).toBeDefined();
+    } finally {
+      await vigil.stop();
+    }
+    const revoked = await runCli(['keys', 'revoke', key.slice(0, 12)], env);
+    expect(revoked.code).toBe(0);
+    const again = await startVigil({ dataDir });
+    try {
+      expect((await api({ baseUrl: again.baseUrl, key }, 'GET', '/v1/account/status')).status).toBe(401);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('fails fast with a message naming the invalid variable', async () => {
+    await expect(startVigil({ env: { VIGIL_PORT: 'eighty' } })).rejects.toThrow(/VIGIL_PORT/);
+  });
+
+  it('serves HTTPS with a generated self-signed certificate', async () => {
+    const vigil = await startVigil({ env: { VIGIL_TLS_SELF_SIGNED: '1' } });
+    try {
+      const body = await eventually(
+        () =>
+          new Promise<string | undefined>((resolve) => {
+            https
+              .get(vigil.baseUrl + '/healthz', { rejectUnauthorized: false }, (res) => {
+                let text = '';
+                res.on('data', (c) => (text += c));
+                res.on('end', () => resolve(text));
+              })
+              .on('error', () => resolve(undefined));
+          }),
+      );
+      expect(JSON.parse(body)).toEqual({ status: 'ok' });
+    } finally {
+      await vigil.stop();
+    }
+  });
+});

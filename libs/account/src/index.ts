@@ -1,0 +1,6 @@
+export * from './account.service';
+export * from './account-status.service';
+export * from './account.module';
+export * from './admin-token';
+export * from './duration';
+export * from './migrations';

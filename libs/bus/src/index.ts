@@ -1,0 +1,2 @@
+export * from './bus';
+export { LocalBus, type LocalBusOptions, murmur2Partition } from './local';

@@ -1,0 +1,112 @@
+/** The two kinds of Subscription a LocalBus hands out: a consumer-group member, and a broadcast reader. */
+import type { BatchHandler, Subscription } from '../bus';
+import { CatchUpTracker } from './catch-up';
+import type { ConsumerSettings } from './consumer-settings';
+import type { GroupConsumers, GroupMember } from './group-consumers';
+import { PartitionConsumer } from './partition-consumer';
+import type { PartitionLog } from './partition-log';
+
+const CLOSED_EARLY = 'the subscription was closed before it caught up';
+
+/** End offset of every partition now: what `caughtUp` waits for. */
+export function currentEnds(logs: readonly PartitionLog[]): Map<number, number> {
+  return new Map(logs.map((log) => [log.partition, log.end]));
+}
+
+export class GroupSubscription implements Subscription {
+  private readonly tracker: CatchUpTracker;
+  private readonly member: GroupMember;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly consumers: GroupConsumers,
+    handler: BatchHandler,
+    fromBeginning: boolean,
+    targets: ReadonlyMap<number, number>,
+    private readonly onClosed: (subscription: GroupSubscription) => void,
+  ) {
+    this.tracker = new CatchUpTracker(targets, (partition) => consumers.positionOf(partition));
+    this.member = { handler, fromBeginning, onGroupProgress: () => this.tracker.check() };
+  }
+
+  static async start(
+    consumers: GroupConsumers,
+    handler: BatchHandler,
+    fromBeginning: boolean,
+    targets: ReadonlyMap<number, number>,
+    onClosed: (subscription: GroupSubscription) => void,
+  ): Promise<GroupSubscription> {
+    const subscription = new GroupSubscription(consumers, handler, fromBeginning, targets, onClosed);
+    await consumers.join(subscription.member);
+    return subscription;
+  }
+
+  get caughtUp(): Promise<void> {
+    return this.tracker.promise;
+  }
+
+  get group(): string {
+    return this.consumers.group;
+  }
+
+  /** Partitions this member consumes right now. */
+  get assignedPartitions(): number[] {
+    return this.consumers.partitionsOf(this.member);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.consumers.leave(this.member);
+      this.tracker.abandon(CLOSED_EARLY);
+      this.onClosed(this);
+    })();
+    return this.closing;
+  }
+}
+
+export class BroadcastSubscription implements Subscription {
+  private readonly tracker: CatchUpTracker;
+  private readonly consumers: PartitionConsumer[];
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    logs: readonly PartitionLog[],
+    handler: BatchHandler,
+    settings: ConsumerSettings,
+    targets: ReadonlyMap<number, number>,
+    private readonly onClosed: (subscription: BroadcastSubscription) => void,
+  ) {
+    const positions = new Map<number, number>();
+    this.tracker = new CatchUpTracker(targets, (partition) => positions.get(partition) ?? 0);
+    this.consumers = logs.map((log) => {
+      positions.set(log.partition, log.startOffset);
+      return new PartitionConsumer({
+        log,
+        handler,
+        startOffset: log.startOffset,
+        limits: settings.limits,
+        retry: settings.retry,
+        logger: settings.logger,
+        label: 'broadcast reader',
+        onHandled: (next) => {
+          positions.set(log.partition, next);
+          this.tracker.check();
+        },
+      });
+    });
+    this.tracker.check();
+  }
+
+  get caughtUp(): Promise<void> {
+    return this.tracker.promise;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all(this.consumers.map((consumer) => consumer.stop()));
+      this.tracker.abandon(CLOSED_EARLY);
+      this.onClosed(this);
+    })();
+    return this.closing;
+  }
+}

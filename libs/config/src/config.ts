@@ -1,0 +1,126 @@
+import * as path from 'node:path';
+
+export type BusConfig = { kind: 'local'; dir: string } | { kind: 'kafka'; brokers: string[] };
+export type StoreConfig = { kind: 'chdb'; path: string } | { kind: 'clickhouse'; url: string };
+export type CountersConfig = { kind: 'memory' } | { kind: 'redis'; url: string };
+export type TlsConfig = { kind: 'none' } | { kind: 'files'; certFile: string; keyFile: string } | { kind: 'self-signed' };
+
+export interface RateLimitConfig {
+  /** Requests allowed per key in one window. */
+  points: number;
+  windowSeconds: number;
+}
+
+export interface VigilConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  tls: TlsConfig;
+  bus: BusConfig;
+  store: StoreConfig;
+  counters: CountersConfig;
+  rateLimit: RateLimitConfig;
+  /** A key created active at start-up when it does not exist (automation and tests). */
+  bootstrapKey?: string;
+  /** Milliseconds a stored finding/alert waits before it is served, so concurrent inserts are never skipped. */
+  visibilityDelayMs: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+/** Raised for invalid configuration; the message names the variable. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/** `VIGIL_RATE_LIMIT` is `<requests>/<seconds>s`, e.g. `1200/60s`. */
+function readRateLimit(env: Env): RateLimitConfig {
+  const raw = env.VIGIL_RATE_LIMIT?.trim();
+  if (!raw) return { points: 1200, windowSeconds: 60 };
+  const match = /^(\d+)\/(\d+)s$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new ConfigError(`VIGIL_RATE_LIMIT must look like "<requests>/<seconds>s" (e.g. 1200/60s), got "${raw}"`);
+  }
+  return { points: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+function readTls(env: Env): TlsConfig {
+  const cert = env.VIGIL_TLS_CERT?.trim();
+  const key = env.VIGIL_TLS_KEY?.trim();
+  const selfSigned = env.VIGIL_TLS_SELF_SIGNED?.trim();
+  if (selfSigned && !['0', '1', 'true', 'false'].includes(selfSigned)) {
+    throw new ConfigError(`VIGIL_TLS_SELF_SIGNED must be 1 or 0, got "${selfSigned}"`);
+  }
+  if (cert && !key) throw new ConfigError('VIGIL_TLS_KEY must be set when VIGIL_TLS_CERT is');
+  if (key && !cert) throw new ConfigError('VIGIL_TLS_CERT must be set when VIGIL_TLS_KEY is');
+  if (cert && key) return { kind: 'files', certFile: cert, keyFile: key };
+  if (selfSigned === '1' || selfSigned === 'true') return { kind: 'self-signed' };
+  return { kind: 'none' };
+}
+
+function readLogLevel(env: Env): VigilConfig['logLevel'] {
+  const raw = (env.VIGIL_LOG_LEVEL ?? 'log').trim();
+  if (!['error', 'warn', 'log', 'debug'].includes(raw)) {
+    throw new ConfigError(`VIGIL_LOG_LEVEL must be one of error, warn, log, debug; got "${raw}"`);
+  }
+  return raw as VigilConfig['logLevel'];
+}
+
+/**
+ * Reads and validates the whole configuration from the environment, failing fast with the variable's name.
+ * Embedded defaults: local bus, chdb and in-process counters under VIGIL_DATA_DIR; each of KAFKA_BROKERS,
+ * CLICKHOUSE_URL and REDIS_URL switches its part to the external server.
+ */
+export function loadConfig(env: Env = process.env): VigilConfig {
+  const host = env.VIGIL_HOST?.trim() || '127.0.0.1';
+  const dataDir = path.resolve(env.VIGIL_DATA_DIR?.trim() || './data');
+  const brokers = env.KAFKA_BROKERS?.trim();
+  if (brokers !== undefined && brokers !== '' && !/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/.test(brokers)) {
+    throw new ConfigError(`KAFKA_BROKERS must be a comma-separated list of host:port, got "${brokers}"`);
+  }
+  const clickhouseUrl = readUrl(env, 'CLICKHOUSE_URL', ['http:', 'https:']);
+  const redisUrl = readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const bootstrapKey = env.VIGIL_BOOTSTRAP_KEY?.trim() || undefined;
+  if (bootstrapKey !== undefined && !/^[A-Za-z0-9_-]{16,128}$/.test(bootstrapKey)) {
+    throw new ConfigError('VIGIL_BOOTSTRAP_KEY must be 16-128 characters of letters, digits, "_" or "-"');
+  }
+  return {
+    host,
+    port: readInteger(env, 'VIGIL_PORT', 8080, 0, 65535),
+    dataDir,
+    tls: readTls(env),
+    bus: brokers ? { kind: 'kafka', brokers: brokers.split(',') } : { kind: 'local', dir: path.join(dataDir, 'bus') },
+    store: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl } : { kind: 'chdb', path: path.join(dataDir, 'clickhouse') },
+    counters: redisUrl ? { kind: 'redis', url: redisUrl } : { kind: 'memory' },
+    rateLimit: readRateLimit(env),
+    bootstrapKey,
+    visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
+    logLevel: readLogLevel(env),
+  };
+}
+
+/** Nest injection token for the process's VigilConfig. */
+export const VIGIL_CONFIG = Symbol('VIGIL_CONFIG');

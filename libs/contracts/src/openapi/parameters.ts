@@ -1,0 +1,116 @@
+import type { HeaderObject, ParameterObject } from './openapi-types';
+
+/**
+ * Grammar of `maxAge`: a positive whole number and a unit. The upper bounds (30d for findings, 720h for alerts)
+ * are checked by the server, not by the pattern.
+ */
+export const FINDINGS_MAX_AGE_PATTERN = '^[0-9]*[1-9][0-9]*[smhd]$';
+export const ALERTS_MAX_AGE_PATTERN = '^[0-9]*[1-9][0-9]*[smh]$';
+
+export const componentParameters: Record<string, ParameterObject> = {
+  follow: {
+    name: 'follow',
+    in: 'query',
+    required: false,
+    description:
+      'Bookmark returned by an earlier call; only results stored after it are returned. A missing, empty, `0` or unrecognised value starts from the `maxAge` look-back. A bookmark may be sent any number of times.',
+    schema: { type: 'string' },
+  },
+  findingsSchema: {
+    name: 'schema',
+    in: 'query',
+    required: false,
+    description: 'Record format of the findings. OCSF is the only format offered.',
+    schema: { type: 'string', enum: ['ocsf'], default: 'ocsf' },
+  },
+  findingsFormat: {
+    name: 'format',
+    in: 'query',
+    required: false,
+    deprecated: true,
+    description:
+      'Spelling of `schema` used by the earlier interface. When present, the JSON page lists the findings under `findings` instead of `records`.',
+    schema: { type: 'string', enum: ['ocsf'] },
+  },
+  findingsMaxAge: {
+    name: 'maxAge',
+    in: 'query',
+    required: false,
+    description:
+      'Oldest result to return, as a whole number followed by `s`, `m`, `h` or `d` (for example `86400s`). At most `30d`; defaults to three days. Zero, another unit, or a longer period is a 400.',
+    schema: { type: 'string', pattern: FINDINGS_MAX_AGE_PATTERN, default: '3d', examples: ['86400s', '30d'] },
+  },
+  alertsMaxAge: {
+    name: 'maxAge',
+    in: 'query',
+    required: false,
+    description:
+      'Oldest alert to return, as a whole number followed by `s`, `m` or `h`. At most `720h`; defaults to three days. Zero, another unit, or a longer period is a 400.',
+    schema: { type: 'string', pattern: ALERTS_MAX_AGE_PATTERN, default: '72h', examples: ['3600s', '720h'] },
+  },
+  minSeverity: {
+    name: 'minSeverity',
+    in: 'query',
+    required: false,
+    description: 'Leave out alerts whose severity is below this value.',
+    schema: { type: 'integer', minimum: 1, maximum: 5 },
+  },
+  threats: {
+    name: 'threats',
+    in: 'query',
+    required: false,
+    description:
+      'With `all`, the `threats` map of the response holds the whole threat dictionary instead of only the threats the returned alerts mention.',
+    schema: { type: 'string', enum: ['all'] },
+  },
+  importMode: {
+    name: 'import_mode',
+    in: 'query',
+    required: false,
+    description:
+      '`merge` adds the uploaded rules and overwrites rules with the same identity; `replace` first drops every rule previously uploaded with this key.',
+    schema: { type: 'string', enum: ['merge', 'replace'], default: 'merge' },
+  },
+  dryRun: {
+    name: 'dry_run',
+    in: 'query',
+    required: false,
+    description: 'When true the archive is only checked: the answer is the same, but nothing is stored.',
+    schema: { type: 'boolean', default: false },
+  },
+  contentEncoding: {
+    name: 'Content-Encoding',
+    in: 'header',
+    required: false,
+    description:
+      'Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression.',
+    schema: { type: 'string', enum: ['gzip', 'x-gzip', 'deflate', 'identity'] },
+  },
+};
+
+export const componentHeaders: Record<string, HeaderObject> = {
+  'X-Stream-Follow': {
+    description: 'Bookmark to send as `follow` on the next call (the same value as `follow` in a JSON body).',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  },
+  'X-Stream-More': {
+    description: '`true` while further results are ready, `false` on the last page.',
+    required: true,
+    schema: { type: 'boolean' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  Allow: {
+    description: 'Methods this path answers to.',
+    required: true,
+    schema: { type: 'string', examples: ['GET'] },
+  },
+  'WWW-Authenticate': {
+    description: 'Names the HTTP Basic scheme the server expects.',
+    schema: { type: 'string', examples: ['Basic realm="vigil"'] },
+  },
+};

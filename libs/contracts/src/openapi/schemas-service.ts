@@ -1,0 +1,106 @@
+import type { JsonSchema } from './openapi-types';
+import { schemaRef } from './refs';
+
+/** Account status, Sigma rule uploads, error bodies and the operational probes. */
+export const serviceSchemas: Record<string, JsonSchema> = {
+  message: {
+    title: 'Message',
+    description: 'A note for the people operating a client, meant to be displayed as is.',
+    type: 'object',
+    required: ['level', 'body'],
+    properties: {
+      level: { type: 'integer', enum: [1, 2, 3], description: '1 information, 2 warning, 3 error.' },
+      body: { type: 'string' },
+    },
+  },
+  accountStatus: {
+    title: 'Account status',
+    description: 'State and usage of the API key that made the request.',
+    type: 'object',
+    required: ['today', 'registered', 'expired', 'endpointsSeenToday', 'messages'],
+    properties: {
+      today: { type: 'string', format: 'date-time', description: "The server's current time, with sub-second digits." },
+      registered: {
+        type: 'boolean',
+        description: 'False while the key is not activated; results are then withheld and a warning message explains why.',
+      },
+      expired: { type: 'boolean', description: 'True once the key is past its expiration date.' },
+      expirationDate: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'When the key stops working; null for a key without an end date.',
+      },
+      endpointsSeenToday: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Distinct source hosts seen in telemetry sent with this key since midnight UTC.',
+      },
+      messages: { type: 'array', items: schemaRef('message') },
+    },
+  },
+  detectionsUpload: {
+    title: 'Rule upload result',
+    type: 'object',
+    required: ['accepted'],
+    properties: {
+      accepted: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Sigma rules read from the archive and accepted (only validated when `dry_run` is true).',
+      },
+    },
+  },
+  detectionsBadRequest: {
+    title: 'Rule upload refusal',
+    description: 'Why a rule archive was refused, with one entry per rule file that failed.',
+    type: 'object',
+    required: ['message'],
+    properties: {
+      message: { type: 'string' },
+      validationResult: {
+        type: 'object',
+        required: ['valid', 'invalid', 'errors'],
+        properties: {
+          valid: { type: 'integer', minimum: 0, description: 'Rules that passed validation.' },
+          invalid: { type: 'integer', minimum: 0, description: 'Rules that failed validation or could not be stored.' },
+          errors: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['fileName', 'error'],
+              properties: {
+                fileName: { type: 'string', description: 'Path of the rule file inside the archive.' },
+                error: { type: 'string', description: 'What is wrong with it.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  errorMessage: {
+    title: 'Error',
+    description: 'Body of every error response except a refused rule archive.',
+    type: 'object',
+    required: ['message'],
+    properties: { message: { type: 'string', minLength: 1 } },
+  },
+  healthStatus: {
+    title: 'Probe result',
+    description: 'Outcome of a liveness or readiness probe, with one entry per dependency checked (readiness only).',
+    type: 'object',
+    required: ['status'],
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      checks: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          required: ['ok'],
+          properties: { ok: { type: 'boolean' }, message: { type: 'string' } },
+        },
+        examples: [{ store: { ok: true }, bus: { ok: false, message: 'publish queue full' } }],
+      },
+    },
+  },
+};

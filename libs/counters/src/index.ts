@@ -1,0 +1,4 @@
+export * from './counters';
+export * from './memory/memory-rate-limiter';
+export * from './memory/memory-distinct-counter';
+export * from './counters.module';

@@ -1,0 +1,214 @@
+import type { Wisdom } from '@vigil/contracts';
+import { matchZone, splitHostname, zoneSet } from '../../domain';
+import { LruMap } from '../../state/lru-map';
+import type {
+  DetectionDefinition,
+  DetectionHit,
+  Detector,
+  DetectorStateStats,
+  EvidenceEvent,
+  ObservedEvent,
+} from '../detection';
+import { DNS_TUNNEL_ALLOW_LIST } from './allow-list';
+import {
+  assessSubdomain,
+  DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+  type PayloadCharset,
+  type RandomSubdomainThresholds,
+} from './subdomain-features';
+
+export const DNS_TUNNEL: DetectionDefinition = {
+  id: 'dns_tunnel',
+  threat: 'multiple_long_hostnames',
+  title: 'DNS tunneling',
+  severity: 4,
+  flags: ['perplexing_host', 'long_hostname'],
+  mitreAttack: ['TA0011:T1071.004', 'TA0010:T1048'],
+  analytic: { id: 3, name: 'Statistical' },
+  findingType: 'DNS Tunneling',
+  keyDescription: 'registered domain',
+};
+
+/**
+ * Thresholds, chosen on the labelled data in shared/data (tunnel/ and benign/):
+ * - per query (see subdomain-features): long tokens of 24+ characters with entropy >= 0.9 of a random
+ *   string. Data-carrying queries of iodine, dns2tcp, dnscapy and tuns carry 50-230 such characters; their
+ *   polls (`r17560`, `paaaj1sq`) are short and are rightly ignored. Of the 20,000 popular host names in
+ *   cisco-top20k, 82 pass, spread over cloud zones (allow-listed) and no other registered domain with more
+ *   than 5.
+ * - per (workspace, endpoint, registered domain): 10 distinct such subdomains within 60 s of event time.
+ *   A tunnel moving any data sends tens to hundreds of queries a second, so it crosses 10 within seconds;
+ *   a person or a program resolving 10 different random names of one (non-allow-listed) domain in a minute
+ *   is rare. The price: exfiltration slower than 10 queries a minute is not caught.
+ */
+export interface DnsTunnelOptions {
+  windowMs: number;
+  minDistinctSubdomains: number;
+  /** Distinct subdomains remembered per key (oldest dropped first); must be >= minDistinctSubdomains. */
+  maxSubdomainsPerKey: number;
+  /** (workspace, endpoint, registered domain) windows kept; least recently used dropped first. */
+  maxKeys: number;
+  /** Evidence events a hit carries at most. */
+  maxEvidence: number;
+  allowList: readonly string[];
+  thresholds: RandomSubdomainThresholds;
+}
+
+export const DEFAULT_DNS_TUNNEL_OPTIONS: DnsTunnelOptions = {
+  windowMs: 60_000,
+  minDistinctSubdomains: 10,
+  maxSubdomainsPerKey: 64,
+  maxKeys: 100_000,
+  maxEvidence: 10,
+  allowList: DNS_TUNNEL_ALLOW_LIST,
+  thresholds: DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+};
+
+interface WindowEntry {
+  lastSeenMs: number;
+  payloadLength: number;
+  charset: PayloadCharset;
+  /** Occurrences not yet reported in a hit. */
+  unreported: number;
+  /** Latest occurrence, kept for evidence while unreported. */
+  latest: ObservedEvent;
+}
+
+interface TunnelWindow {
+  latestMs: number;
+  /** Keyed by lower-case subdomain; Map order = least recently seen first. */
+  entries: Map<string, WindowEntry>;
+}
+
+export class DnsTunnelDetector implements Detector {
+  readonly definition = DNS_TUNNEL;
+  readonly types = ['dns'] as const;
+  private readonly options: DnsTunnelOptions;
+  private readonly allowList: ReadonlySet<string>;
+  private readonly windows: LruMap<string, TunnelWindow>;
+
+  constructor(options: Partial<DnsTunnelOptions> = {}) {
+    this.options = { ...DEFAULT_DNS_TUNNEL_OPTIONS, ...options };
+    const { minDistinctSubdomains, maxSubdomainsPerKey, windowMs, maxEvidence } = this.options;
+    if (!Number.isInteger(minDistinctSubdomains) || minDistinctSubdomains < 1) {
+      throw new RangeError(`dns_tunnel: minDistinctSubdomains must be a positive integer, got ${minDistinctSubdomains}`);
+    }
+    if (!Number.isInteger(maxSubdomainsPerKey) || maxSubdomainsPerKey < minDistinctSubdomains) {
+      throw new RangeError(`dns_tunnel: maxSubdomainsPerKey must be an integer >= minDistinctSubdomains, got ${maxSubdomainsPerKey}`);
+    }
+    if (!(windowMs > 0)) throw new RangeError(`dns_tunnel: windowMs must be positive, got ${windowMs}`);
+    if (!Number.isInteger(maxEvidence) || maxEvidence < 1) {
+      throw new RangeError(`dns_tunnel: maxEvidence must be a positive integer, got ${maxEvidence}`);
+    }
+    this.allowList = zoneSet(this.options.allowList);
+    this.windows = new LruMap(this.options.maxKeys);
+  }
+
+  inspect(observed: ObservedEvent): DetectionHit | undefined {
+    if (observed.hostname === undefined || observed.rawHostname === undefined) return undefined;
+    const split = splitHostname(observed.hostname);
+    if (split === undefined || split.subdomain === '') return undefined;
+    if (matchZone(split.hostname, this.allowList) !== undefined) return undefined;
+
+    const assessment = assessSubdomain(originalCaseSubdomain(observed.rawHostname, split.registeredDomain, split.subdomain), this.options.thresholds);
+    if (!assessment.randomLooking) return undefined;
+
+    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.ip}\u0000${split.registeredDomain}`;
+    let window = this.windows.get(windowKey);
+    if (window === undefined) {
+      window = { latestMs: observed.timeMs, entries: new Map() };
+      this.windows.set(windowKey, window);
+    }
+    // Out-of-order events older than the window no longer say anything about the current rate.
+    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
+    window.latestMs = Math.max(window.latestMs, observed.timeMs);
+    this.record(window, split.subdomain, observed, assessment.payload.length, assessment.payload.charset);
+    this.prune(window);
+
+    if (window.entries.size < this.options.minDistinctSubdomains) return undefined;
+    return this.hit(window, split.registeredDomain, observed);
+  }
+
+  stateStats(): DetectorStateStats {
+    let largestKey = 0;
+    for (const window of this.windows.values()) largestKey = Math.max(largestKey, window.entries.size);
+    return {
+      keys: this.windows.size,
+      maxKeys: this.windows.maxSize,
+      largestKey,
+      maxEntriesPerKey: this.options.maxSubdomainsPerKey,
+    };
+  }
+
+  private record(window: TunnelWindow, subdomain: string, observed: ObservedEvent, payloadLength: number, charset: PayloadCharset): void {
+    const previous = window.entries.get(subdomain);
+    window.entries.delete(subdomain);
+    window.entries.set(subdomain, {
+      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
+      payloadLength,
+      charset,
+      unreported: (previous?.unreported ?? 0) + 1,
+      latest: observed,
+    });
+    while (window.entries.size > this.options.maxSubdomainsPerKey) {
+      window.entries.delete(window.entries.keys().next().value as string);
+    }
+  }
+
+  private prune(window: TunnelWindow): void {
+    const cutoff = window.latestMs - this.options.windowMs;
+    for (const [subdomain, entry] of window.entries) {
+      if (entry.lastSeenMs < cutoff) window.entries.delete(subdomain);
+    }
+  }
+
+  /** Reports every occurrence not yet reported (the build-up on first firing, one event afterwards). */
+  private hit(window: TunnelWindow, domain: string, trigger: ObservedEvent): DetectionHit {
+    const entries = [...window.entries.values()];
+    const wisdom: Wisdom = { flags: [...DNS_TUNNEL.flags], domain };
+    let weight = 0;
+    const pending: ObservedEvent[] = [];
+    for (const entry of entries) {
+      if (entry.unreported === 0) continue;
+      weight += entry.unreported;
+      if (entry.latest !== trigger) pending.push(entry.latest);
+      entry.unreported = 0;
+    }
+    pending.sort((a, b) => a.timeMs - b.timeMs);
+    const evidence: EvidenceEvent[] = [...pending.slice(-(this.options.maxEvidence - 1)), trigger].map((event) => ({ event, wisdom }));
+
+    const distinct = entries.length;
+    const meanLength = Math.round(entries.reduce((sum, e) => sum + e.payloadLength, 0) / distinct);
+    const windowSeconds = Math.round(this.options.windowMs / 1000);
+    const encoding = dominantCharset(entries);
+    return {
+      detection: DNS_TUNNEL,
+      key: domain,
+      weight,
+      evidence,
+      wisdom,
+      observations: [
+        `${distinct} distinct random-looking subdomains in ${windowSeconds} s`,
+        `mean subdomain length ${meanLength}`,
+        `encoding ${encoding}`,
+      ],
+      desc:
+        `${distinct} distinct random-looking subdomains of ${domain} in ${windowSeconds} s, ` +
+        `mean subdomain length ${meanLength} (${encoding}-like): DNS queries carrying encoded data`,
+    };
+  }
+}
+
+/** The subdomain with its original case when the name's tail is plain ASCII, else the lower-case one. */
+function originalCaseSubdomain(rawHostname: string, domain: string, lowerSubdomain: string): string {
+  const tailLength = domain.length + 1;
+  if (rawHostname.length <= tailLength) return lowerSubdomain;
+  if (rawHostname.slice(-tailLength).toLowerCase() !== `.${domain}`) return lowerSubdomain;
+  return rawHostname.slice(0, -tailLength);
+}
+
+function dominantCharset(entries: WindowEntry[]): PayloadCharset {
+  const counts = new Map<PayloadCharset, number>();
+  for (const entry of entries) counts.set(entry.charset, (counts.get(entry.charset) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}

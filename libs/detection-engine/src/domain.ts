@@ -1,0 +1,66 @@
+import { parse } from 'tldts';
+
+/** A host name split at its registrable domain (public suffix list, ICANN + private sections). */
+export interface SplitHostname {
+  /** Lower-case host name without a trailing dot. */
+  hostname: string;
+  /** e.g. `example.co.uk` for `a.b.example.co.uk`. */
+  registeredDomain: string;
+  /** Labels left of the registered domain, lower-case, '' when none (`a.b` for `a.b.example.co.uk`). */
+  subdomain: string;
+}
+
+const MAX_NAME_LENGTH = 253;
+/** Letters, digits, hyphen and underscore (SRV/DKIM-style labels); no leading or trailing hyphen; 1-63 chars. */
+const REGISTRABLE_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+
+const PARSE_OPTIONS = {
+  allowPrivateDomains: true,
+  // Query names are host names, never URLs: base64 tunnel labels contain '/', which URL extraction would cut at.
+  extractHostname: false,
+  // Labels left of the registrable domain may carry any bytes (DNS allows it, tunnels rely on it);
+  // the registrable part is validated below instead.
+  validateHostname: false,
+} as const;
+
+/**
+ * Splits a host name at its registered domain. Returns undefined for IP addresses, bare public
+ * suffixes (`com`, `co.uk`), over-long names and names whose registrable part is not a valid host name.
+ */
+export function splitHostname(name: string): SplitHostname | undefined {
+  if (typeof name !== 'string') return undefined;
+  let hostname = name.trim().toLowerCase();
+  if (hostname.endsWith('.')) hostname = hostname.slice(0, -1);
+  if (hostname.length === 0 || hostname.length > MAX_NAME_LENGTH) return undefined;
+  if (/\s/.test(hostname)) return undefined;
+
+  const parsed = parse(hostname, PARSE_OPTIONS);
+  if (parsed.isIp || !parsed.domain) return undefined;
+  const domain = parsed.domain;
+  if (!domain.split('.').every((label) => REGISTRABLE_LABEL.test(label))) return undefined;
+  if (hostname !== domain && !hostname.endsWith(`.${domain}`)) return undefined;
+
+  const subdomain = hostname === domain ? '' : hostname.slice(0, hostname.length - domain.length - 1);
+  return { hostname, registeredDomain: domain, subdomain };
+}
+
+/** The registered (registrable) domain of a host name, or undefined for IPs and invalid names. */
+export function registeredDomain(name: string): string | undefined {
+  return splitHostname(name)?.registeredDomain;
+}
+
+/** Zone set for {@link matchZone}: lower-case, no leading or trailing dots. */
+export function zoneSet(zones: readonly string[]): ReadonlySet<string> {
+  return new Set(zones.map((z) => z.trim().toLowerCase().replace(/^\.+|\.+$/g, '')));
+}
+
+/** The zone of `zones` that `hostname` (lower-case) equals or lies under, checking each parent once. */
+export function matchZone(hostname: string, zones: ReadonlySet<string>): string | undefined {
+  let suffix = hostname;
+  for (;;) {
+    if (zones.has(suffix)) return suffix;
+    const dot = suffix.indexOf('.');
+    if (dot < 0) return undefined;
+    suffix = suffix.slice(dot + 1);
+  }
+}

@@ -1,0 +1,70 @@
+import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent } from '@vigil/contracts';
+import type { Endpoint, ObservedEvent } from './detections/detection';
+
+/** Host of an HTTP URL; accepts URLs without a scheme (`example.com/path`), as sensors send them. */
+export function urlHostname(url: string): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  const trimmed = url.trim();
+  if (trimmed.length === 0) return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)
+    ? trimmed
+    : trimmed.startsWith('//')
+      ? `http:${trimmed}`
+      : `http://${trimmed}`;
+  try {
+    const host = new URL(withScheme).hostname.toLowerCase();
+    const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    return normaliseHostname(unbracketed);
+  } catch {
+    return undefined;
+  }
+}
+
+function normaliseHostname(name: string): string | undefined {
+  let host = name.trim();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  return host.length === 0 ? undefined : host;
+}
+
+function eventTimeMs(event: TelemetryEvent, fallbackMs: number): number {
+  const parsed = typeof event.ts === 'string' ? Date.parse(event.ts) : NaN;
+  return Number.isFinite(parsed) ? parsed : fallbackMs;
+}
+
+function endpointOf(event: TelemetryEvent): Endpoint {
+  const ip = typeof event.srcIP === 'string' ? event.srcIP : '';
+  const host = typeof event.srcHost === 'string' && event.srcHost.length > 0 ? event.srcHost : undefined;
+  return host === undefined ? { ip } : { ip, host };
+}
+
+/** Wraps one event of a batch for the detections; undefined when the event is not an object. */
+export function observeEvent(batch: TelemetryBatch, index: number): ObservedEvent | undefined {
+  const event = batch.events[index];
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
+  const observed: ObservedEvent = {
+    workspaceId: batch.workspaceId,
+    batchId: batch.batchId,
+    index,
+    type: batch.type,
+    event,
+    timeMs: eventTimeMs(event, batch.receivedAt),
+    endpoint: endpointOf(event),
+  };
+  if (batch.type === 'dns') {
+    const query = (event as DnsEvent).query;
+    if (typeof query === 'string') {
+      const raw = normaliseHostname(query);
+      if (raw !== undefined) {
+        observed.rawHostname = raw;
+        observed.hostname = raw.toLowerCase();
+      }
+    }
+  } else if (batch.type === 'http') {
+    const host = urlHostname((event as HttpEvent).url);
+    if (host !== undefined) {
+      observed.rawHostname = host;
+      observed.hostname = host;
+    }
+  }
+  return observed;
+}

@@ -1,0 +1,237 @@
+import type { FindingRecord } from '@vigil/contracts';
+import { decodeBookmark } from './bookmark';
+import { InvalidQueryError } from './errors';
+import { FindingsRepository } from './repositories';
+import { findingRecord, openTempFindingsStore, servedId, sleep, type TempStore } from './test-fixtures';
+
+const DELAY_MS = Number(process.env.EXP_DELAY ?? 200);
+const DAY_MS = 86_400_000;
+
+/** Small seeded PRNG so that a failing interleaving of batch sizes and delays can be replayed (PAGING_SEED). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('paging findings (real chdb)', () => {
+  let temp: TempStore;
+  let repo: FindingsRepository;
+
+  beforeAll(async () => {
+    temp = await openTempFindingsStore();
+    repo = new FindingsRepository(temp.store, { visibilityDelayMs: DELAY_MS });
+  });
+  afterAll(() => temp?.close());
+
+  /** Follows bookmarks from `bookmark` until nothing more is servable now; returns served ids and the last bookmark. */
+  async function drain(workspaceId: string, bookmark?: string, limit = 50, maxAgeSeconds = 3600) {
+    const ids: string[] = [];
+    for (;;) {
+      const page = await repo.page({ workspaceId, bookmark, maxAgeSeconds, limit });
+      ids.push(...page.items.map(servedId));
+      bookmark = page.bookmark;
+      if (!page.more) return { ids, bookmark };
+    }
+  }
+
+  it('serves every record exactly once to a poller racing 4 concurrent writers', async () => {
+    const seed = Number(process.env.PAGING_SEED ?? 20261122);
+    const rand = random(seed);
+    const ws = 'ws-race';
+    const total = 2000;
+    const writers = 4;
+    const now = Date.now();
+    // Event times are shuffled, and one in ten is weeks old (a late record): neither may affect serving.
+    const records: FindingRecord[] = Array.from({ length: total }, (_, i) =>
+      findingRecord(ws, `f${String(i).padStart(4, '0')}:1`, 1 + (i % 5), rand() < 0.1 ? now - 25 * DAY_MS : now - rand() * 3_600_000),
+    );
+    const shares: FindingRecord[][] = Array.from({ length: writers }, () => []);
+    records.forEach((r) => shares[Math.floor(rand() * writers)].push(r));
+
+    let writersDone = false;
+    let doneAt = Infinity;
+    let duplicateBatches = 0;
+    const write = async (share: FindingRecord[]) => {
+      const sent: FindingRecord[][] = [];
+      for (let i = 0; i < share.length; ) {
+        const batch = share.slice(i, i + 1 + Math.floor(rand() * 12));
+        i += batch.length;
+        await repo.insert(batch);
+        sent.push(batch);
+        // At-least-once delivery: now and then an earlier batch arrives again.
+        if (rand() < 0.1) {
+          duplicateBatches++;
+          const again = await repo.insert(sent[Math.floor(rand() * sent.length)]);
+          expect(again.inserted).toBe(0);
+        }
+        await sleep(Math.floor(rand() * 25));
+      }
+    };
+
+    const seen = new Map<string, number>();
+    let pages = 0;
+    const poll = async () => {
+      let bookmark: string | undefined;
+      for (;;) {
+        const startedAt = Date.now();
+        const page = await repo.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
+        pages++;
+        expect(page.items.length).toBeLessThanOrEqual(50);
+        expect(page.bookmark).not.toBe('');
+        for (const item of page.items) seen.set(servedId(item), (seen.get(servedId(item)) ?? 0) + 1);
+        bookmark = page.bookmark;
+        if (page.more) continue;
+        // Drained once a poll that began after the last write became visible finds nothing more.
+        if (writersDone && startedAt > doneAt + DELAY_MS + 50) return;
+        await sleep(20 + Math.floor(rand() * 60));
+      }
+    };
+
+    const poller = poll();
+    await Promise.all(shares.map(write));
+    writersDone = true;
+    doneAt = Date.now();
+    await poller;
+
+    const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    const missing = records.map((r) => r.recordId).filter((id) => !seen.has(id));
+    expect({ seed, repeated, missing }).toEqual({ seed, repeated: [], missing: [] });
+    expect(seen.size).toBe(total);
+    expect(duplicateBatches).toBeGreaterThan(0);
+    expect(pages).toBeGreaterThanOrEqual(total / 50);
+  }, 20_000);
+
+  it('gives the same continuation every time an old bookmark is re-used', async () => {
+    const ws = 'ws-reuse';
+    await repo.insert(Array.from({ length: 25 }, (_, i) => findingRecord(ws, `r${String(i).padStart(2, '0')}:1`)));
+    await sleep(DELAY_MS + 50);
+    const first = await repo.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 10 });
+    expect(first.more).toBe(true);
+    const second = await repo.page({ workspaceId: ws, bookmark: first.bookmark, maxAgeSeconds: 3600, limit: 10 });
+    await repo.insert([findingRecord(ws, 'later:1')]);
+    await sleep(DELAY_MS + 50);
+    const again = await repo.page({ workspaceId: ws, bookmark: first.bookmark, maxAgeSeconds: 3600, limit: 10 });
+    expect(again.items.map(servedId)).toEqual(second.items.map(servedId));
+    expect(again.bookmark).toBe(second.bookmark);
+    // And from there the rest, then the newer record, each once.
+    const rest = await drain(ws, second.bookmark);
+    expect(rest.ids).toEqual(['r20:1', 'r21:1', 'r22:1', 'r23:1', 'r24:1', 'later:1']);
+    expect([...first.items, ...second.items].map(servedId)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `r${String(i).padStart(2, '0')}:1`),
+    );
+  });
+
+  it('returns the sent bookmark, or a head bookmark, when nothing is new, and then only what comes after', async () => {
+    const ws = 'ws-head';
+    const empty = await repo.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 50 });
+    expect(empty).toMatchObject({ items: [], more: false });
+    expect(decodeBookmark(empty.bookmark)).toBeDefined();
+
+    await repo.insert([findingRecord(ws, 'h1:1'), findingRecord(ws, 'h2:1')]);
+    // Not yet past the visibility horizon: nothing served, bookmark unchanged.
+    const early = await repo.page({ workspaceId: ws, bookmark: empty.bookmark, maxAgeSeconds: 3600, limit: 50 });
+    expect(early).toEqual({ items: [], more: false, bookmark: empty.bookmark });
+    await sleep(DELAY_MS + 50);
+    const next = await repo.page({ workspaceId: ws, bookmark: empty.bookmark, maxAgeSeconds: 3600, limit: 50 });
+    expect(next.items.map(servedId)).toEqual(['h1:1', 'h2:1']);
+    const idle = await repo.page({ workspaceId: ws, bookmark: next.bookmark, maxAgeSeconds: 3600, limit: 50 });
+    expect(idle).toEqual({ items: [], more: false, bookmark: next.bookmark });
+  });
+
+  it('treats start values and unknown bookmarks as the maxAge look-back', async () => {
+    const ws = 'ws-start';
+    await repo.insert([findingRecord(ws, 's1:1'), findingRecord(ws, 's2:1')]);
+    await sleep(DELAY_MS + 50);
+    for (const bookmark of [undefined, '', '0', 'undefined', 'null', 'eyJpZCI6MjA2NTM2fQ']) {
+      const page = await repo.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
+      expect(page.items.map(servedId)).toEqual(['s1:1', 's2:1']);
+    }
+  });
+
+  it('leaves out records inserted before maxAge', async () => {
+    const ws = 'ws-age';
+    const old = findingRecord(ws, 'old:1');
+    const threeDaysAgo = new Date(Date.now() - 3 * DAY_MS).toISOString().replace('T', ' ').replace('Z', '');
+    await temp.store.client.insert({
+      table: 'findings.findings',
+      values: [
+        {
+          workspace_id: ws,
+          record_id: old.recordId,
+          severity: 3,
+          time: threeDaysAgo,
+          inserted_at: threeDaysAgo,
+          body: JSON.stringify(old.finding),
+        },
+      ],
+      format: 'JSONEachRow',
+    });
+    await repo.insert([findingRecord(ws, 'new:1')]);
+    await sleep(DELAY_MS + 50);
+    expect((await drain(ws, undefined, 50, 2 * 86400)).ids).toEqual(['new:1']);
+    expect((await drain(ws, undefined, 50, 4 * 86400)).ids).toEqual(['old:1', 'new:1']);
+    // A bookmark older than maxAge does not bring old records back either.
+    const start = Buffer.from(JSON.stringify({ v: 1, t: '1', id: 'a' })).toString('base64url');
+    expect((await drain(ws, start, 50, 2 * 86400)).ids).toEqual(['new:1']);
+  });
+
+  it('filters by minimum severity without skipping what matches', async () => {
+    const ws = 'ws-sev';
+    await repo.insert([1, 5, 2, 4, 3, 5].map((sev, i) => findingRecord(ws, `v${i}:1`, sev)));
+    await sleep(DELAY_MS + 50);
+    const page = await repo.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 2, minSeverity: 4 });
+    expect(page.items.map((f) => f.severity_id)).toEqual([5, 4]);
+    expect(page.more).toBe(true);
+    const rest = await repo.page({ workspaceId: ws, bookmark: page.bookmark, maxAgeSeconds: 3600, limit: 2, minSeverity: 4 });
+    expect(rest.items.map(servedId)).toEqual(['v5:1']);
+    expect(rest.more).toBe(false);
+  });
+
+  it('never mixes workspaces', async () => {
+    await repo.insert([findingRecord('ws-a', 'same:1'), findingRecord('ws-b', 'same:1'), findingRecord('ws-b', 'b-only:1')]);
+    await sleep(DELAY_MS + 50);
+    expect((await drain('ws-a')).ids).toEqual(['same:1']);
+    expect((await drain('ws-b')).ids.sort()).toEqual(['b-only:1', 'same:1']);
+    expect((await drain('ws-c')).ids).toEqual([]);
+  });
+
+  it('stops a page early at the byte cap and serves the rest on the next call', async () => {
+    const ws = 'ws-bytes';
+    await repo.insert(Array.from({ length: 6 }, (_, i) => findingRecord(ws, `b${i}:1`)));
+    await sleep(DELAY_MS + 50);
+    const bodyBytes = Buffer.byteLength(JSON.stringify(findingRecord(ws, 'b0:1').finding)) + 1;
+    const capped = new FindingsRepository(temp.store, { visibilityDelayMs: DELAY_MS, maxPageBytes: bodyBytes * 2 + 1 });
+    const ids: string[] = [];
+    let bookmark: string | undefined;
+    let calls = 0;
+    for (let more = true; more; calls++) {
+      const page = await capped.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      ids.push(...page.items.map(servedId));
+      ({ bookmark, more } = page);
+    }
+    expect(ids).toEqual(['b0:1', 'b1:1', 'b2:1', 'b3:1', 'b4:1', 'b5:1']);
+    expect(calls).toBe(3);
+    // A single record larger than the cap is still served, alone.
+    const tiny = new FindingsRepository(temp.store, { visibilityDelayMs: DELAY_MS, maxPageBytes: 1 });
+    const one = await tiny.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 50 });
+    expect(one.items.map(servedId)).toEqual(['b0:1']);
+    expect(one.more).toBe(true);
+  });
+
+  it('refuses invalid page requests with InvalidQueryError', async () => {
+    const ok = { workspaceId: 'w', maxAgeSeconds: 60, limit: 10 };
+    await expect(repo.page({ ...ok, limit: 0 })).rejects.toThrow(InvalidQueryError);
+    await expect(repo.page({ ...ok, limit: 1001 })).rejects.toThrow(InvalidQueryError);
+    await expect(repo.page({ ...ok, maxAgeSeconds: 0 })).rejects.toThrow(InvalidQueryError);
+    await expect(repo.page({ ...ok, maxAgeSeconds: 31 * 86400 })).rejects.toThrow(InvalidQueryError);
+    await expect(repo.page({ ...ok, minSeverity: 2.5 })).rejects.toThrow(InvalidQueryError);
+    await expect(repo.page({ ...ok, workspaceId: '' })).rejects.toThrow(InvalidQueryError);
+  });
+});

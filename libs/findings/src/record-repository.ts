@@ -1,0 +1,249 @@
+import type { ServiceStore } from '@vigil/store';
+import { decodeBookmark, encodeBookmark, headBookmark, type Bookmark } from './bookmark';
+import { InvalidQueryError, InvalidRecordError } from './errors';
+import { MAX_AGE_LIMIT_SECONDS } from './max-age';
+import type { RecordTable, StoredRecord } from './record-tables';
+
+export interface PagingOptions {
+  /**
+   * How long a stored record waits before it is served. inserted_at is taken when an insert starts and the rows
+   * become visible when it commits; a record is served only once the visibility horizon (now − delay) has passed
+   * its inserted_at, so an insert that commits within the delay can never land behind a bookmark already issued.
+   */
+  visibilityDelayMs?: number;
+  /** Stop a page early once its items would serialize to more than this many bytes. */
+  maxPageBytes?: number;
+}
+
+export interface PageRequest {
+  workspaceId: string;
+  /** The client's `follow` value, as sent. */
+  bookmark?: string;
+  /** Records inserted longer ago than this are not served. */
+  maxAgeSeconds: number;
+  /** At most this many items (1 to MAX_PAGE_LIMIT). */
+  limit: number;
+  /** Serve only records with severity ≥ this. */
+  minSeverity?: number;
+}
+
+export interface Page<TItem> {
+  items: TItem[];
+  /** True when more records are already servable: call again at once. */
+  more: boolean;
+  /** Never empty; pass it as `follow` on the next call. */
+  bookmark: string;
+}
+
+export interface RejectedRecord {
+  record: unknown;
+  reason: string;
+}
+
+export interface InsertResult {
+  inserted: number;
+  /** Records already stored (or repeated in the batch) and therefore skipped. */
+  duplicates: number;
+  /** Records that cannot be stored; retrying them would fail the same way. */
+  rejected: RejectedRecord[];
+}
+
+export const DEFAULT_VISIBILITY_DELAY_MS = 1000;
+export const DEFAULT_MAX_PAGE_BYTES = 8_000_000;
+export const MAX_PAGE_LIMIT = 1000;
+/** Ids per existence check, so that the query parameters stay well under HTTP URL limits. */
+const ID_CHECK_CHUNK = 500;
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+interface PageRow {
+  at_us: string;
+  record_id: string;
+  body: string;
+}
+
+/** `YYYY-MM-DD hh:mm:ss.sss` in UTC, the DateTime64(3, 'UTC') text form. */
+function toDateTime64Text(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 23).replace('T', ' ');
+}
+
+function pairKey(workspaceId: string, recordId: string): string {
+  return `${workspaceId}\u0000${recordId}`;
+}
+
+function assertPageRequest(request: PageRequest): void {
+  if (typeof request.workspaceId !== 'string' || request.workspaceId === '') {
+    throw new InvalidQueryError('workspaceId is required');
+  }
+  if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_PAGE_LIMIT) {
+    throw new InvalidQueryError(`limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got ${request.limit}`);
+  }
+  const maxAge = request.maxAgeSeconds;
+  if (typeof maxAge !== 'number' || !(maxAge > 0) || maxAge > MAX_AGE_LIMIT_SECONDS) {
+    throw new InvalidQueryError(`maxAgeSeconds must be above 0 and at most ${MAX_AGE_LIMIT_SECONDS}, got ${maxAge}`);
+  }
+  const min = request.minSeverity;
+  if (min !== undefined && (!Number.isInteger(min) || min < 0 || min > 255)) {
+    throw new InvalidQueryError(`minSeverity must be a whole number from 0 to 255, got ${min}`);
+  }
+}
+
+/**
+ * Stores one kind of record (findings or alerts) and pages through a workspace's records in insertion order.
+ * Inserts are idempotent under at-least-once delivery; pages follow an opaque, re-usable bookmark.
+ */
+export class RecordRepository<TRecord, TItem> {
+  private readonly table: string;
+  private readonly visibilityDelayUs: bigint;
+  private readonly maxPageBytes: number;
+  /** Inserts run one at a time so that two deliveries of one record cannot both pass the existence check. */
+  private insertTail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: ServiceStore,
+    private readonly spec: RecordTable<TRecord>,
+    options: PagingOptions = {},
+  ) {
+    if (!TABLE_NAME.test(spec.name)) throw new TypeError(`invalid table name ${JSON.stringify(spec.name)}`);
+    const delayMs = options.visibilityDelayMs ?? DEFAULT_VISIBILITY_DELAY_MS;
+    if (!Number.isInteger(delayMs) || delayMs < 0) {
+      throw new TypeError(`visibilityDelayMs must be a whole number ≥ 0, got ${delayMs}`);
+    }
+    const maxBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+    if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new TypeError(`maxPageBytes must be ≥ 1, got ${maxBytes}`);
+    this.table = `${store.database}.${spec.name}`;
+    this.visibilityDelayUs = BigInt(delayMs) * 1000n;
+    this.maxPageBytes = maxBytes;
+  }
+
+  /** Stores the records not stored yet. Invalid records are returned in `rejected`, never thrown. */
+  insert(records: TRecord[]): Promise<InsertResult> {
+    const run = this.insertTail.then(() => this.insertNow(records));
+    this.insertTail = run.catch(() => undefined);
+    return run;
+  }
+
+  async page(request: PageRequest): Promise<Page<TItem>> {
+    assertPageRequest(request);
+    const sent = decodeBookmark(request.bookmark);
+    const nowUs = await this.serverNowUs();
+    const horizonUs = nowUs - this.visibilityDelayUs;
+    const floorUs = nowUs - BigInt(Math.round(request.maxAgeSeconds * 1e6));
+    const after: Bookmark = sent ?? { insertedAtUs: '0', recordId: '' };
+
+    const result = await this.store.client.query({
+      query: `SELECT toString(toUnixTimestamp64Micro(inserted_at)) AS at_us, record_id, body
+        FROM ${this.table}
+        WHERE workspace_id = {workspaceId:String}
+          AND inserted_at <= fromUnixTimestamp64Micro({horizonUs:Int64}, 'UTC')
+          AND inserted_at >= fromUnixTimestamp64Micro({floorUs:Int64}, 'UTC')
+          AND inserted_at >= fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC')
+          AND (inserted_at > fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC') OR record_id > {afterId:String})
+          AND severity >= {minSeverity:UInt8}
+        ORDER BY inserted_at, record_id
+        LIMIT {take:UInt32}`,
+      query_params: {
+        workspaceId: request.workspaceId,
+        horizonUs: horizonUs.toString(),
+        floorUs: floorUs.toString(),
+        afterUs: after.insertedAtUs,
+        afterId: after.recordId,
+        minSeverity: request.minSeverity ?? 0,
+        take: request.limit + 1,
+      },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<PageRow>();
+
+    const items: TItem[] = [];
+    let bytes = 0;
+    let last: PageRow | undefined;
+    for (const row of rows.slice(0, request.limit)) {
+      const size = Buffer.byteLength(row.body) + 1;
+      // Always serve at least one record, even an oversized one, or the client could never move past it.
+      if (items.length > 0 && bytes + size > this.maxPageBytes) break;
+      items.push(JSON.parse(row.body) as TItem);
+      bytes += size;
+      last = row;
+    }
+
+    let bookmark: string;
+    if (last) bookmark = encodeBookmark({ insertedAtUs: last.at_us, recordId: last.record_id });
+    else if (sent) bookmark = request.bookmark as string;
+    else bookmark = encodeBookmark(headBookmark(horizonUs));
+    return { items, more: rows.length > items.length, bookmark };
+  }
+
+  private async serverNowUs(): Promise<bigint> {
+    // The server's clock, not ours: inserted_at comes from it.
+    const result = await this.store.client.query({
+      query: 'SELECT toString(toUnixTimestamp64Micro(now64(6))) AS now_us',
+      format: 'JSONEachRow',
+    });
+    const [row] = await result.json<{ now_us: string }>();
+    return BigInt(row.now_us);
+  }
+
+  private async insertNow(records: TRecord[]): Promise<InsertResult> {
+    if (!Array.isArray(records)) throw new TypeError('insert expects an array of records');
+    const rejected: RejectedRecord[] = [];
+    const fresh = new Map<string, { stored: StoredRecord; body: string }>();
+    let duplicates = 0;
+    for (const record of records) {
+      let stored: StoredRecord;
+      let body: string | undefined;
+      try {
+        stored = this.spec.describe(record);
+        body = JSON.stringify(stored.body);
+      } catch (error) {
+        const reason = error instanceof InvalidRecordError ? error.message : `not serializable: ${String(error)}`;
+        rejected.push({ record, reason });
+        continue;
+      }
+      const key = pairKey(stored.workspaceId, stored.recordId);
+      if (fresh.has(key)) duplicates++;
+      else fresh.set(key, { stored, body });
+    }
+
+    const existing = await this.findExisting([...fresh.values()].map((f) => f.stored));
+    for (const key of existing) {
+      if (fresh.delete(key)) duplicates++;
+    }
+    if (fresh.size > 0) {
+      await this.store.client.insert({
+        table: this.table,
+        columns: ['workspace_id', 'record_id', 'severity', 'time', 'body', ...this.spec.extraColumns],
+        values: [...fresh.values()].map(({ stored, body }) => ({
+          workspace_id: stored.workspaceId,
+          record_id: stored.recordId,
+          severity: stored.severity,
+          time: toDateTime64Text(stored.time),
+          body,
+          ...stored.extra,
+        })),
+        format: 'JSONEachRow',
+      });
+    }
+    return { inserted: fresh.size, duplicates, rejected };
+  }
+
+  /** Keys (workspace, record id) among `records` that are already stored; the bloom-filter index serves it. */
+  private async findExisting(records: StoredRecord[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < records.length; i += ID_CHECK_CHUNK) {
+      const chunk = records.slice(i, i + ID_CHECK_CHUNK);
+      const result = await this.store.client.query({
+        query: `SELECT DISTINCT workspace_id, record_id FROM ${this.table}
+          WHERE workspace_id IN {workspaceIds:Array(String)} AND record_id IN {recordIds:Array(String)}`,
+        query_params: {
+          workspaceIds: [...new Set(chunk.map((r) => r.workspaceId))],
+          recordIds: chunk.map((r) => r.recordId),
+        },
+        format: 'JSONEachRow',
+      });
+      for (const row of await result.json<{ workspace_id: string; record_id: string }>()) {
+        found.add(pairKey(row.workspace_id, row.record_id));
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './gateway.module';
+export * from './pack-batches';
+export * from './endpoints';

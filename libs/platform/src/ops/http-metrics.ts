@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram } from 'prom-client';
+import { metricsRegistry } from './metrics';
+
+const requests = new Counter({
+  name: 'vigil_http_requests_total',
+  help: 'HTTP requests by route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+const durations = new Histogram({
+  name: 'vigil_http_request_duration_seconds',
+  help: 'HTTP request duration by route',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+export function registerHttpMetrics(fastify: FastifyInstance): void {
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+}

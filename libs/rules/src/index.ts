@@ -1,0 +1,2 @@
+export * from './rules.module';
+export * from './inventory.service';

@@ -1,0 +1,2 @@
+export * from './scoring.module';
+export * from './scoring.consumer';

@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
+import { TOPICS, type TelemetryBatch } from '@vigil/contracts';
+import { DetectionEngine } from '@vigil/detection-engine';
+import { Readiness } from '@vigil/platform';
+import { scoringMetrics } from './scoring-metrics';
+
+export const SCORING_GROUP = 'scoring-engine';
+
+/**
+ * The scoring engine's hot path: consumes telemetry batches, runs the detections and publishes findings and
+ * alerts. The events offset is committed only after the results are on the bus, so a crash re-scores (ids are
+ * deterministic, stores de-duplicate). Records that cannot be read go to the dead-letter topic.
+ */
+@Injectable()
+export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ScoringConsumer.name);
+  private readonly engine = new DetectionEngine();
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    private readonly readiness: Readiness,
+  ) {
+    readiness.expect('scoring-engine');
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: SCORING_GROUP, fromBeginning: true }, (batch) =>
+      this.score(batch),
+    );
+    this.readiness.ready('scoring-engine');
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  private async score(batch: BusBatch): Promise<void> {
+    const findings: BusRecord[] = [];
+    const alerts: BusRecord[] = [];
+    const deadLetters: BusRecord[] = [];
+    for (const record of batch.records) {
+      let telemetry: TelemetryBatch;
+      try {
+        telemetry = JSON.parse(record.value.toString('utf8')) as TelemetryBatch;
+      } catch (error) {
+        deadLetters.push({ key: record.key, value: record.value, headers: { ...record.headers, reason: `unreadable: ${String(error)}`, source: batch.topic } });
+        continue;
+      }
+      const output = this.engine.process(telemetry);
+      scoringMetrics.record(telemetry.events.length, output.findings.length, output.alerts.length);
+      for (const finding of output.findings) findings.push({ key: finding.workspaceId, value: Buffer.from(JSON.stringify(finding)) });
+      for (const alert of output.alerts) alerts.push({ key: alert.workspaceId, value: Buffer.from(JSON.stringify(alert)) });
+    }
+    if (deadLetters.length) {
+      this.logger.warn(`${deadLetters.length} unreadable telemetry record(s) sent to ${TOPICS.deadLetter.name}`);
+      await this.bus.publish(TOPICS.deadLetter.name, deadLetters);
+    }
+    await Promise.all([this.bus.publish(TOPICS.findings.name, findings), this.bus.publish(TOPICS.alerts.name, alerts)]);
+  }
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { ScoringConsumer } from './scoring.consumer';
+
+/** The scoring engine: telemetry in, findings and alerts out, over the bus only. */
+@Module({ providers: [ScoringConsumer] })
+export class ScoringModule {}

@@ -1,0 +1,112 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ChdbPathConflictError, StoreConfigError } from './errors';
+import { assertDatabaseName } from './identifiers';
+import { runMigrations } from './run-migrations';
+import type { Migration, ServiceStore, StoreFactory } from './store';
+
+type CreateClientOptions = NonNullable<Parameters<typeof createClient>[0]>;
+type EngineConnection = NonNullable<CreateClientOptions['connection']>;
+
+/* chdb is loaded on first use: it is a large native library that server mode never needs. */
+function createEngineConnection(dataPath: string): EngineConnection {
+  const { createChdbConnection } = require('chdb/connection') as {
+    createChdbConnection(options: { path: string }): EngineConnection;
+  };
+  return createChdbConnection({ path: dataPath });
+}
+
+function drainEngine(): Promise<void> {
+  const { drainPending } = require('chdb') as { drainPending(): Promise<void> };
+  return drainPending();
+}
+
+/**
+ * The data directory the engine of this process is bound to, shared by every ChdbStoreFactory at that path.
+ * chdb binds one data directory per process, so a factory at another path is refused until the last one closes.
+ */
+let binding: { path: string; holders: number } | undefined;
+
+function acquireBinding(dataPath: string): void {
+  if (binding && binding.path !== dataPath) {
+    throw new ChdbPathConflictError(
+      `the embedded ClickHouse engine of this process is bound to "${binding.path}"; cannot open "${dataPath}" ` +
+        'until every store on that path is closed (chdb allows one data directory per process)',
+    );
+  }
+  binding = binding ? { path: dataPath, holders: binding.holders + 1 } : { path: dataPath, holders: 1 };
+}
+
+function releaseBinding(): void {
+  if (!binding) return;
+  binding = binding.holders > 1 ? { path: binding.path, holders: binding.holders - 1 } : undefined;
+}
+
+/**
+ * Embedded mode: one chdb engine for the process, one @clickhouse/client over it, shared by every service's
+ * store (each service keeps to its own database). Services must not close the shared client; close the factory.
+ */
+export class ChdbStoreFactory implements StoreFactory {
+  readonly path: string;
+  private client: ClickHouseClient | undefined;
+  private closing: Promise<void> | undefined;
+  /** Opens run one after the other so that migrations of two services never interleave on the engine. */
+  private opening: Promise<unknown> = Promise.resolve();
+
+  constructor(dataPath: string) {
+    if (typeof dataPath !== 'string' || dataPath.trim() === '' || dataPath === ':memory:') {
+      throw new StoreConfigError(`the chdb store needs a data directory path, got ${JSON.stringify(dataPath)}`);
+    }
+    this.path = path.resolve(dataPath);
+  }
+
+  open(database: string, migrations: Migration[]): Promise<ServiceStore> {
+    const next = this.opening.then(async () => {
+      assertDatabaseName(database);
+      const client = this.connect();
+      await runMigrations(client, database, migrations);
+      return { database, client };
+    });
+    this.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Closes the engine connection and waits until chdb has really released the data directory. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private connect(): ClickHouseClient {
+    if (this.closing) throw new StoreConfigError(`the chdb store at "${this.path}" is closed`);
+    if (this.client) return this.client;
+    acquireBinding(this.path);
+    try {
+      fs.mkdirSync(this.path, { recursive: true });
+      this.client = createClient({ connection: createEngineConnection(this.path) });
+    } catch (error) {
+      releaseBinding();
+      const message = `cannot open the embedded ClickHouse engine at "${this.path}": ${(error as Error).message}`;
+      // chdb refuses with ChdbConnectionError when something outside these factories holds another directory.
+      throw (error as Error).name === 'ChdbConnectionError'
+        ? new ChdbPathConflictError(message)
+        : new StoreConfigError(message);
+    }
+    return this.client;
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.opening;
+    const client = this.client;
+    if (!client) return;
+    this.client = undefined;
+    try {
+      await client.close();
+      // close() returns before chdb tears the connection down when operations are still running on it.
+      await drainEngine();
+    } finally {
+      releaseBinding();
+    }
+  }
+}

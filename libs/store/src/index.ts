@@ -1,0 +1,7 @@
+export * from './store';
+export * from './errors';
+export { assertDatabaseName } from './identifiers';
+export { runMigrations, type MigrationReport } from './run-migrations';
+export { ChdbStoreFactory } from './chdb-store-factory';
+export { HttpStoreFactory, buildHttpClientConfig, type HttpStoreConfig, type HttpClientConfig } from './http-store-factory';
+export { createStoreFactory, type StoreConfig } from './create-store-factory';

@@ -1,0 +1,2 @@
+export * from './telemetry-archive.module';
+export * from './migrations';

@@ -1,0 +1,36 @@
+/**
+ * About 200 widely used registered domains (eTLD+1), roughly in order of popularity, for benign telemetry.
+ * Written by hand for tests; not a ranking of any source.
+ */
+export const POPULAR_DOMAINS: readonly string[] = [
+  'google.com', 'youtube.com', 'facebook.com', 'microsoft.com', 'apple.com', 'amazon.com', 'instagram.com',
+  'wikipedia.org', 'twitter.com', 'x.com', 'linkedin.com', 'netflix.com', 'yahoo.com', 'bing.com', 'live.com',
+  'office.com', 'microsoftonline.com', 'windows.net', 'azure.com', 'windowsupdate.com', 'msn.com', 'skype.com',
+  'outlook.com', 'sharepoint.com', 'onedrive.com', 'github.com', 'githubusercontent.com',
+  'gitlab.com', 'stackoverflow.com', 'reddit.com', 'whatsapp.com', 'whatsapp.net', 'tiktok.com', 'pinterest.com',
+  'tumblr.com', 'quora.com', 'zoom.us', 'slack.com', 'dropbox.com', 'box.com', 'salesforce.com', 'force.com',
+  'adobe.com', 'adobelogin.com', 'oracle.com', 'ibm.com', 'cisco.com', 'webex.com', 'intel.com', 'nvidia.com',
+  'amd.com', 'dell.com', 'hp.com', 'lenovo.com', 'samsung.com', 'sony.com', 'spotify.com', 'scdn.co',
+  'twitch.tv', 'discord.com', 'discordapp.com', 'telegram.org', 'signal.org', 'paypal.com', 'stripe.com',
+  'shopify.com', 'ebay.com', 'etsy.com', 'walmart.com', 'target.com', 'bestbuy.com', 'ikea.com', 'booking.com',
+  'airbnb.com', 'expedia.com', 'tripadvisor.com', 'uber.com', 'lyft.com', 'cnn.com', 'bbc.co.uk', 'bbc.com',
+  'nytimes.com', 'theguardian.com', 'washingtonpost.com', 'wsj.com', 'reuters.com', 'bloomberg.com', 'forbes.com',
+  'cnbc.com', 'foxnews.com', 'apnews.com', 'npr.org', 'weather.com', 'espn.com', 'imdb.com', 'medium.com',
+  'wordpress.com', 'wordpress.org', 'blogger.com', 'wix.com', 'squarespace.com', 'cloudflare.com',
+  'cloudflare-dns.com', 'akamaihd.net', 'akamaized.net', 'akamai.net', 'edgekey.net', 'fastly.net',
+  'cloudfront.net', 'amazonaws.com', 'googleapis.com', 'gstatic.com', 'googlevideo.com',
+  'googleusercontent.com', 'googletagmanager.com', 'google-analytics.com', 'doubleclick.net', 'googlesyndication.com',
+  'ytimg.com', 'ggpht.com', 'gmail.com', 'android.com', 'chrome.com', 'firefox.com', 'mozilla.org', 'mozilla.net',
+  'icloud.com', 'apple-cloudkit.com', 'mzstatic.com', 'cdninstagram.com', 'fbcdn.net', 'facebook.net',
+  'twimg.com', 't.co', 'licdn.com', 'office.net', 'office365.com', 'msftconnecttest.com', 'msedge.net',
+  'digicert.com', 'letsencrypt.org', 'sectigo.com', 'globalsign.com', 'ntp.org', 'ubuntu.com', 'debian.org',
+  'redhat.com', 'centos.org', 'python.org', 'pypi.org', 'npmjs.com', 'npmjs.org', 'docker.com', 'docker.io',
+  'atlassian.com', 'atlassian.net', 'jira.com', 'zendesk.com', 'hubspot.com', 'mailchimp.com', 'sendgrid.net',
+  'twilio.com', 'okta.com', 'duosecurity.com', 'crowdstrike.com', 'sentinelone.net', 'mcafee.com', 'norton.com',
+  'avast.com', 'kaspersky.com', 'sophos.com', 'trendmicro.com', 'paloaltonetworks.com', 'fortinet.com',
+  'zscaler.net', 'baidu.com', 'qq.com', 'taobao.com', 'alibaba.com', 'aliexpress.com', 'tmall.com', 'sina.com.cn',
+  'weibo.com', 'yandex.ru', 'vk.com', 'mail.ru', 'naver.com', 'amazon.co.uk', 'amazon.de', 'amazon.co.jp',
+  'amazon.in', 'google.co.uk', 'google.de', 'google.co.jp', 'google.com.br', 'rakuten.co.jp', 'yahoo.co.jp',
+  'mercadolibre.com.ar', 'globo.com', 'uol.com.br', 'spiegel.de', 'lemonde.fr', 'elpais.com', 'corriere.it',
+  'abc.net.au', 'canva.com', 'notion.so', 'figma.com', 'openai.com', 'chatgpt.com', 'duckduckgo.com',
+];

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm test`: runs Jest (all projects, or the arguments given), then prints the plain
+// "N passed, N failed" line that CI reads, taken from Jest's JSON results.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const results = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-jest-')), 'results.json');
+const jest = require.resolve('jest/bin/jest');
+const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${results}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const summary = JSON.parse(fs.readFileSync(results, 'utf8'));
+  passed = summary.numPassedTests;
+  failed = summary.numFailedTests + (summary.numRuntimeErrorTestSuites || 0);
+  skipped = summary.numPendingTests + summary.numTodoTests;
+} catch {
+  failed = 1;
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
