@@ -1,7 +1,6 @@
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { assertValidOcsfFinding } from '@vigil/testing';
-import { api, eventually, runCli, startVigil, type VigilProcess } from './harness';
-import { gzipped, ndjson, tunnelQueries } from './telemetry';
+import { api, assertValidOcsfFinding, eventually, gzipNdjson, runCli, startVigil, toNdjson, type VigilProcess } from '@vigil/testing';
+import { tunnelQueries } from './telemetry';
 
 let vigil: VigilProcess;
 const keys: { inactive: string; expiring: string; revoked: string } = { inactive: '', expiring: '', revoked: '' };
@@ -74,7 +73,7 @@ describe('authentication and key states', () => {
     const findings = await api(vigil, 'GET', '/v1/findings', { key: keys.expiring });
     expect(findings.status).toBe(403);
     expect(findings.body.message).toMatch(/expired/);
-    const events = await api(vigil, 'POST', '/v1/events/dns', { key: keys.expiring, body: ndjson([{ query: 'a.com' }]) });
+    const events = await api(vigil, 'POST', '/v1/events/dns', { key: keys.expiring, body: toNdjson([{ query: 'a.com' }]) });
     expect(events.status).toBe(403);
     const status = await api(vigil, 'GET', '/v1/account/status', { key: keys.expiring });
     expect(status.status).toBe(200);
@@ -88,7 +87,7 @@ describe('authentication and key states', () => {
     expect(status.status).toBe(200);
     expect(status.body.registered).toBe(false);
     expect(status.body.messages).toEqual(expect.arrayContaining([expect.objectContaining({ level: 2 })]));
-    const posted = await api(vigil, 'POST', '/v1/events/dns', { key: keys.inactive, body: ndjson(tunnelQueries('10.9.9.9', 'inactive-tunnel.com', 30)) });
+    const posted = await api(vigil, 'POST', '/v1/events/dns', { key: keys.inactive, body: toNdjson(tunnelQueries('10.9.9.9', 'inactive-tunnel.com', 30)) });
     expect(posted.status).toBe(200);
     expect(posted.body.accepted).toBe(30);
     await new Promise((r) => setTimeout(r, 1500));
@@ -108,14 +107,14 @@ describe('POST /v1/events/{type}', () => {
       { ts: '2018-09-03T11:39:47.123456789+02:00', srcIp: '10.0.0.1', query: 'www.example.com', qtype: 'A' },
       { ts: '2026-01-01T00:00:00Z', srcIP: '10.0.0.2', query: 'example.org.' },
     ];
-    const plain = await api(vigil, 'POST', '/v1/events/dns', { body: ndjson(events) });
+    const plain = await api(vigil, 'POST', '/v1/events/dns', { body: toNdjson(events) });
     expect(plain.status).toBe(200);
     expect(plain.body).toEqual({ received: 2, accepted: 2, rejected: {} });
     const concatenated = await api(vigil, 'POST', '/v1/events/dns', { body: events.map((e) => JSON.stringify(e)).join('') });
     expect(concatenated.body.accepted).toBe(2);
-    const gz = await api(vigil, 'POST', '/v1/events/dns', { body: gzipped(events), headers: { 'content-encoding': 'gzip' } });
+    const gz = await api(vigil, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     expect(gz.body.accepted).toBe(2);
-    for (const body of [deflateSync(ndjson(events)), deflateRawSync(ndjson(events))]) {
+    for (const body of [deflateSync(toNdjson(events)), deflateRawSync(toNdjson(events))]) {
       const res = await api(vigil, 'POST', '/v1/events/dns', { body, headers: { 'content-encoding': 'deflate' } });
       expect(res.status).toBe(200);
       expect(res.body.accepted).toBe(2);
@@ -130,14 +129,14 @@ describe('POST /v1/events/{type}', () => {
       lease: { ts: '2026-01-01T00:00:00Z', srcIP: '10.0.0.3', srcMac: '00:11:22:33:44:55', srcHost: 'laptop', type: 'ack', duration: 3600.5 },
     };
     for (const [type, event] of Object.entries(bodies)) {
-      const res = await api(vigil, 'POST', `/v1/events/${type}`, { body: ndjson([event]) });
+      const res = await api(vigil, 'POST', `/v1/events/${type}`, { body: toNdjson([event]) });
       expect({ type, status: res.status, accepted: res.body.accepted }).toEqual({ type, status: 200, accepted: 1 });
     }
   });
 
   it('counts rejected events by reason and keeps the valid ones', async () => {
     const res = await api(vigil, 'POST', '/v1/events/dns', {
-      body: ndjson([{ query: 'ok.example.com', srcIP: '10.0.0.4' }, { srcIP: '10.0.0.4' }, { query: 'x.com', srcIP: 'not-an-ip' }]),
+      body: toNdjson([{ query: 'ok.example.com', srcIP: '10.0.0.4' }, { srcIP: '10.0.0.4' }, { query: 'x.com', srcIP: 'not-an-ip' }]),
     });
     expect(res.status).toBe(200);
     expect(res.body.received).toBe(3);
@@ -149,13 +148,13 @@ describe('POST /v1/events/{type}', () => {
     const bad = await api(vigil, 'POST', '/v1/events/dns', { body: 'this is not json' });
     expect(bad.status).toBe(400);
     expect(typeof bad.body.message).toBe('string');
-    const unknownType = await api(vigil, 'POST', '/v1/events/smtp', { body: ndjson([{}]) });
+    const unknownType = await api(vigil, 'POST', '/v1/events/smtp', { body: toNdjson([{}]) });
     expect(unknownType.status).toBe(404);
     const wrongMethod = await api(vigil, 'GET', '/v1/events/dns');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toContain('POST');
     expect(typeof wrongMethod.body.message).toBe('string');
-    const encoding = await api(vigil, 'POST', '/v1/events/dns', { body: ndjson([{ query: 'a.com' }]), headers: { 'content-encoding': 'br' } });
+    const encoding = await api(vigil, 'POST', '/v1/events/dns', { body: toNdjson([{ query: 'a.com' }]), headers: { 'content-encoding': 'br' } });
     expect(encoding.status).toBe(415);
     expect(typeof encoding.body.message).toBe('string');
     const nowhere = await api(vigil, 'GET', '/v1/nowhere');
@@ -183,7 +182,7 @@ describe('findings and alerts end to end', () => {
   beforeAll(async () => {
     const tunnel = tunnelQueries('10.1.1.5', 'tunnel-example.com', 40);
     const oast = [{ ts: new Date().toISOString(), srcIP: '10.1.1.6', srcHost: 'build-7', query: 'c9abcdefghijklmnopq.oast.fun', qtype: 'A' }];
-    const res = await api(vigil, 'POST', '/v1/events/dns', { body: gzipped([...tunnel, ...oast]), headers: { 'content-encoding': 'gzip' } });
+    const res = await api(vigil, 'POST', '/v1/events/dns', { body: gzipNdjson([...tunnel, ...oast]), headers: { 'content-encoding': 'gzip' } });
     expect(res.body.accepted).toBe(41);
   });
 

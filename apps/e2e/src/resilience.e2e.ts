@@ -1,6 +1,6 @@
 import * as https from 'node:https';
-import { api, eventually, runCli, startVigil, tempDataDir } from './harness';
-import { ndjson, tunnelQueries } from './telemetry';
+import { api, eventually, runCli, startVigil, tempDataDir, toNdjson } from '@vigil/testing';
+import { tunnelQueries } from './telemetry';
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and a JSON message past the per-key limit', async () => {
@@ -27,7 +27,7 @@ describe('durability', () => {
   it('keeps events answered 200 through a kill -9 before scoring, and scores them after the restart', async () => {
     const dataDir = tempDataDir();
     const gatewayOnly = await startVigil({ dataDir, env: { VIGIL_SERVICES: 'account,rules,ingest-gateway' } });
-    const res = await api(gatewayOnly, 'POST', '/v1/events/dns', { body: ndjson(tunnelQueries('10.7.7.7', 'durable-tunnel.net', 40)) });
+    const res = await api(gatewayOnly, 'POST', '/v1/events/dns', { body: toNdjson(tunnelQueries('10.7.7.7', 'durable-tunnel.net', 40)) });
     expect(res.status).toBe(200);
     expect(res.body.accepted).toBe(40);
     await gatewayOnly.stop('SIGKILL');

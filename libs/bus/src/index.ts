@@ -1,2 +1,3 @@
 export * from './bus';
 export { LocalBus, type LocalBusOptions, murmur2Partition } from './local';
+export { createBus } from './bus-factory';

@@ -16,3 +16,4 @@ export {
 } from './record-repository';
 export { FindingsRepository, AlertsRepository } from './repositories';
 export { FindingsModule } from './findings.module';
+export { writeBusBatch, type BatchWriteOutcome, type RecordSink } from './bus-batch-writer';

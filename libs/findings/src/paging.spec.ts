@@ -4,7 +4,7 @@ import { InvalidQueryError } from './errors';
 import { FindingsRepository } from './repositories';
 import { findingRecord, openTempFindingsStore, servedId, sleep, type TempStore } from './test-fixtures';
 
-const DELAY_MS = Number(process.env.EXP_DELAY ?? 200);
+const DELAY_MS = 200;
 const DAY_MS = 86_400_000;
 
 /** Small seeded PRNG so that a failing interleaving of batch sizes and delays can be replayed (PAGING_SEED). */
@@ -54,20 +54,22 @@ describe('paging findings (real chdb)', () => {
     const shares: FindingRecord[][] = Array.from({ length: writers }, () => []);
     records.forEach((r) => shares[Math.floor(rand() * writers)].push(r));
 
+    // Writers insert through their own engine connection, so inserts and page queries really run in parallel.
+    const writer = new FindingsRepository(await temp.openWriterStore(), { visibilityDelayMs: DELAY_MS });
     let writersDone = false;
     let doneAt = Infinity;
     let duplicateBatches = 0;
     const write = async (share: FindingRecord[]) => {
       const sent: FindingRecord[][] = [];
       for (let i = 0; i < share.length; ) {
-        const batch = share.slice(i, i + 1 + Math.floor(rand() * 12));
+        const batch = share.slice(i, i + 1 + Math.floor(rand() * 20));
         i += batch.length;
-        await repo.insert(batch);
+        await writer.insert(batch);
         sent.push(batch);
         // At-least-once delivery: now and then an earlier batch arrives again.
         if (rand() < 0.1) {
           duplicateBatches++;
-          const again = await repo.insert(sent[Math.floor(rand() * sent.length)]);
+          const again = await writer.insert(sent[Math.floor(rand() * sent.length)]);
           expect(again.inserted).toBe(0);
         }
         await sleep(Math.floor(rand() * 25));
@@ -76,6 +78,7 @@ describe('paging findings (real chdb)', () => {
 
     const seen = new Map<string, number>();
     let pages = 0;
+    let fullPages = 0;
     const poll = async () => {
       let bookmark: string | undefined;
       for (;;) {
@@ -83,13 +86,15 @@ describe('paging findings (real chdb)', () => {
         const page = await repo.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
         pages++;
         expect(page.items.length).toBeLessThanOrEqual(50);
+        if (page.items.length === 50) fullPages++;
         expect(page.bookmark).not.toBe('');
         for (const item of page.items) seen.set(servedId(item), (seen.get(servedId(item)) ?? 0) + 1);
         bookmark = page.bookmark;
         if (page.more) continue;
         // Drained once a poll that began after the last write became visible finds nothing more.
         if (writersDone && startedAt > doneAt + DELAY_MS + 50) return;
-        await sleep(20 + Math.floor(rand() * 60));
+        // Irregular waits let a backlog build up, so that pages fill and cut through insert batches.
+        await sleep(20 + Math.floor(rand() * 250));
       }
     };
 
@@ -105,6 +110,7 @@ describe('paging findings (real chdb)', () => {
     expect(seen.size).toBe(total);
     expect(duplicateBatches).toBeGreaterThan(0);
     expect(pages).toBeGreaterThanOrEqual(total / 50);
+    expect(fullPages).toBeGreaterThan(5);
   }, 20_000);
 
   it('gives the same continuation every time an old bookmark is re-used', async () => {
@@ -142,6 +148,20 @@ describe('paging findings (real chdb)', () => {
     expect(next.items.map(servedId)).toEqual(['h1:1', 'h2:1']);
     const idle = await repo.page({ workspaceId: ws, bookmark: next.bookmark, maxAgeSeconds: 3600, limit: 50 });
     expect(idle).toEqual({ items: [], more: false, bookmark: next.bookmark });
+  });
+
+  it('answers a bookmark beyond the horizon with nothing and the same bookmark', async () => {
+    const ws = 'ws-future';
+    await repo.insert([findingRecord(ws, 'f1:1')]);
+    await sleep(DELAY_MS + 50);
+    for (const t of ['9223372036854775807', String((Date.now() + 60_000) * 1000)]) {
+      const bookmark = Buffer.from(JSON.stringify({ v: 1, t, id: 'z' })).toString('base64url');
+      expect(await repo.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 5 })).toEqual({
+        items: [],
+        more: false,
+        bookmark,
+      });
+    }
   });
 
   it('treats start values and unknown bookmarks as the maxAge look-back', async () => {

@@ -129,6 +129,8 @@ export class RecordRepository<TRecord, TItem> {
     const horizonUs = nowUs - this.visibilityDelayUs;
     const floorUs = nowUs - BigInt(Math.round(request.maxAgeSeconds * 1e6));
     const after: Bookmark = sent ?? { insertedAtUs: '0', recordId: '' };
+    // Nothing can be servable past the horizon; this also keeps far-future bookmarks out of DateTime64 range.
+    if (BigInt(after.insertedAtUs) > horizonUs) return { items: [], more: false, bookmark: request.bookmark as string };
 
     const result = await this.store.client.query({
       query: `SELECT toString(toUnixTimestamp64Micro(inserted_at)) AS at_us, record_id, body

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
+import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
 import { TOPICS } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
 import { FindingsStoreService } from './findings-store.service';
-import type { RecordRepository } from './record-repository';
+import { writeBusBatch, type RecordSink } from './bus-batch-writer';
 
 /**
  * Stores findings and alerts from the bus. Offsets are committed after the insert, and inserts are idempotent,
@@ -34,20 +34,8 @@ export class ResultsWriterConsumer implements OnApplicationBootstrap, OnModuleDe
     await Promise.all(this.subscriptions.map((s) => s.close()));
   }
 
-  private async write(batch: BusBatch, repository: RecordRepository<unknown, unknown>): Promise<void> {
-    const records: unknown[] = [];
-    const deadLetters: BusRecord[] = [];
-    for (const record of batch.records) {
-      try {
-        records.push(JSON.parse(record.value.toString('utf8')));
-      } catch {
-        deadLetters.push({ key: record.key, value: record.value, headers: { reason: 'unreadable JSON', source: batch.topic } });
-      }
-    }
-    const result = await repository.insert(records);
-    for (const rejected of result.rejected) {
-      deadLetters.push({ key: batch.topic, value: Buffer.from(JSON.stringify(rejected.record)), headers: { reason: rejected.reason, source: batch.topic } });
-    }
+  private async write(batch: BusBatch, repository: RecordSink<unknown>): Promise<void> {
+    const { deadLetters } = await writeBusBatch(repository, batch);
     if (deadLetters.length) {
       this.logger.warn(`${deadLetters.length} record(s) from ${batch.topic} sent to ${TOPICS.deadLetter.name}`);
       await this.bus.publish(TOPICS.deadLetter.name, deadLetters);

@@ -43,6 +43,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 
 export interface TempStore {
   store: ServiceStore;
+  /** A second engine connection to the same data, as a separate writer would have; closed by close(). */
+  openWriterStore(): Promise<ServiceStore>;
   close(): Promise<void>;
 }
 
@@ -51,9 +53,12 @@ export async function openTempFindingsStore(): Promise<TempStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-findings-'));
   const factory = new ChdbStoreFactory(dir);
   const store = await factory.open(FINDINGS_DATABASE, FINDINGS_MIGRATIONS);
+  const writerFactory = new ChdbStoreFactory(dir);
   return {
     store,
+    openWriterStore: () => writerFactory.open(FINDINGS_DATABASE, FINDINGS_MIGRATIONS),
     close: async () => {
+      await writerFactory.close();
       await factory.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
 import { TOPICS, type TelemetryBatch } from '@vigil/contracts';
-import { DetectionEngine } from '@vigil/detection-engine';
+import { DetectionEngine, InvalidBatchError } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
 import { scoringMetrics } from './scoring-metrics';
 
@@ -48,7 +48,14 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
         deadLetters.push({ key: record.key, value: record.value, headers: { ...record.headers, reason: `unreadable: ${String(error)}`, source: batch.topic } });
         continue;
       }
-      const output = this.engine.process(telemetry);
+      let output: ReturnType<DetectionEngine['process']>;
+      try {
+        output = this.engine.process(telemetry);
+      } catch (error) {
+        if (!(error instanceof InvalidBatchError)) throw error;
+        deadLetters.push({ key: record.key, value: record.value, headers: { ...record.headers, reason: `invalid: ${error.message}`, source: batch.topic } });
+        continue;
+      }
       scoringMetrics.record(telemetry.events.length, output.findings.length, output.alerts.length);
       for (const finding of output.findings) findings.push({ key: finding.workspaceId, value: Buffer.from(JSON.stringify(finding)) });
       for (const alert of output.alerts) alerts.push({ key: alert.workspaceId, value: Buffer.from(JSON.stringify(alert)) });

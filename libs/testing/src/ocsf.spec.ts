@@ -4,6 +4,7 @@ import {
   OcsfValidationError,
   ocsfErrors,
 } from './ocsf';
+import { openApiSchemaErrors } from './openapi-validator';
 
 describe('OCSF 1.2.0 Detection Finding validation', () => {
   it('accepts the synthetic DNS finding fixture', () => {
@@ -29,7 +30,7 @@ describe('OCSF 1.2.0 Detection Finding validation', () => {
   });
 
   it('rejects time_dt unless the datetime profile is declared', () => {
-    const finding = { ...loadSyntheticDnsFinding(), time_dt: '2024-06-10T06:13:20Z' };
+    const finding: Record<string, unknown> = { ...loadSyntheticDnsFinding(), time_dt: '2024-06-10T06:13:20Z' };
     expect(ocsfErrors(finding)).toEqual(['(root): time_dt only allowed when metadata.profiles includes "datetime"']);
 
     const metadata = finding.metadata as { profiles: string[] };
@@ -72,5 +73,17 @@ describe('OCSF 1.2.0 Detection Finding validation', () => {
     const a = loadSyntheticDnsFinding();
     a.class_uid = 1;
     expect(loadSyntheticDnsFinding().class_uid).toBe(2004);
+  });
+});
+
+describe('the OpenAPI finding schema', () => {
+  it('accepts the OCSF fixture and rejects it without finding_info', () => {
+    expect(openApiSchemaErrors('finding', loadSyntheticDnsFinding())).toEqual([]);
+    const { finding_info: _dropped, ...finding } = loadSyntheticDnsFinding();
+    expect(openApiSchemaErrors('finding', finding)).toContain("(root): must have required property 'finding_info'");
+  });
+
+  it('refuses an unknown schema name clearly', () => {
+    expect(() => openApiSchemaErrors('nope', {})).toThrow(/no schema "nope"/);
   });
 });

@@ -288,12 +288,14 @@ describe('openApiDocument', () => {
     const ok = doc.paths['/v1/findings'].get!.responses['200'];
     expect('content' in ok && Object.keys(ok.content!)).toEqual(['application/json', 'application/x-ndjson']);
     expect('headers' in ok && Object.keys(ok.headers!)).toEqual(['X-Stream-Follow', 'X-Stream-More']);
+    const alertsOk = doc.paths['/v1/alerts'].get!.responses['200'];
+    expect('headers' in alertsOk && Object.keys(alertsOk.headers!)).toEqual(['X-Stream-Follow', 'X-Stream-More']);
     const paramNames = (path: string) =>
       (doc.paths[path].get!.parameters ?? []).map((p) => {
         const target = '$ref' in p ? resolvePointer(doc, p.$ref) : p;
         return (target as { name: string }).name;
       });
-    expect(paramNames('/v1/findings')).toEqual(['follow', 'schema', 'format', 'maxAge']);
+    expect(paramNames('/v1/findings')).toEqual(['follow', 'schema', 'format', 'maxAge', 'minSeverity']);
     expect(paramNames('/v1/alerts')).toEqual(['follow', 'maxAge', 'minSeverity', 'threats']);
     expect(doc.components.parameters.findingsFormat.deprecated).toBe(true);
   });
@@ -362,12 +364,13 @@ describe('openApiDocument', () => {
       today: '2024-06-10T06:13:20.123Z',
       registered: false,
       expired: false,
-      expirationDate: null,
       endpointsSeenToday: 0,
       messages: [{ level: 2, body: 'This API key is not activated yet.' }],
     };
     expect(status(goodStatus)).toBe(true);
+    expect(status({ ...goodStatus, expirationDate: '2025-01-01T00:00:00Z' })).toBe(true);
     expect(status({ ...goodStatus, messages: [{ level: 4, body: 'x' }] })).toBe(false);
+    expect(status({ ...goodStatus, registered: 'no' })).toBe(false);
 
     const finding = schema('finding');
     const minimal = {

@@ -4,11 +4,12 @@
  */
 export type JsonSchema = { [keyword: string]: unknown };
 
-export interface ReferenceObject {
+/** A type alias rather than an interface so that a reference can also stand where a JSON Schema is expected. */
+export type ReferenceObject = {
   $ref: string;
   summary?: string;
   description?: string;
-}
+};
 
 export interface ExampleObject {
   summary?: string;

@@ -52,7 +52,7 @@ export const componentParameters: Record<string, ParameterObject> = {
     name: 'minSeverity',
     in: 'query',
     required: false,
-    description: 'Leave out alerts whose severity is below this value.',
+    description: 'Leave out results whose severity is below this value (1 informational … 5 critical).',
     schema: { type: 'integer', minimum: 1, maximum: 5 },
   },
   threats: {
@@ -104,13 +104,14 @@ export const componentHeaders: Record<string, HeaderObject> = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
+  RetryAfterHint: {
+    description: 'Seconds to wait before trying again, when the server can tell (for example a full publish queue).',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+  },
   Allow: {
     description: 'Methods this path answers to.',
     required: true,
     schema: { type: 'string', examples: ['GET'] },
-  },
-  'WWW-Authenticate': {
-    description: 'Names the HTTP Basic scheme the server expects.',
-    schema: { type: 'string', examples: ['Basic realm="vigil"'] },
   },
 };

@@ -76,6 +76,7 @@ const findingsOperation: OperationObject = {
     parameterRef('findingsSchema'),
     parameterRef('findingsFormat'),
     parameterRef('findingsMaxAge'),
+    parameterRef('minSeverity'),
   ],
   responses: {
     '200': {
@@ -101,11 +102,14 @@ const alertsOperation: OperationObject = {
   operationId: 'getAlerts',
   summary: 'Fetch alerts (deprecated)',
   description:
-    'Returns the next page of alerts after `follow`, with the definitions of every threat they mention. Paging works as for findings. Use findings instead: alerts carry less context and will be retired.',
+    'Returns the next page of alerts after `follow`, with the definitions of every threat they mention. Paging works as for findings, the `X-Stream-*` headers included. Use findings instead: alerts carry less context and will be retired.',
   tags: ['results'],
   deprecated: true,
   parameters: [parameterRef('follow'), parameterRef('alertsMaxAge'), parameterRef('minSeverity'), parameterRef('threats')],
-  responses: { '200': json('alerts', 'A page of alerts (possibly empty).'), ...commonErrors },
+  responses: {
+    '200': { ...json('alerts', 'A page of alerts (possibly empty).'), headers: streamHeaders },
+    ...commonErrors,
+  },
 };
 
 const v1Paths: Record<string, PathItemObject> = {
@@ -169,19 +173,19 @@ const operationalPaths: Record<string, PathItemObject> = {
       description: 'Answers 200 as long as the process can serve HTTP; dependencies are not checked.',
       tags: ['operations'],
       security: noAuth,
-      responses: { '200': json('healthStatus', 'The process is alive.') },
+      responses: { '200': json('probeStatus', 'The process is alive.') },
     },
   },
   '/readyz': {
     get: {
       operationId: 'getReadiness',
       summary: 'Readiness probe',
-      description: 'Answers 200 when every dependency this instance needs (bus, store, counters) is usable, else 503.',
+      description: 'Answers 200 once every component of this instance has started and its dependencies are usable, else 503.',
       tags: ['operations'],
       security: noAuth,
       responses: {
-        '200': json('healthStatus', 'Ready to take traffic.'),
-        '503': json('healthStatus', 'At least one dependency is not usable; `checks` says which.'),
+        '200': json('probeStatus', 'Ready to take traffic.'),
+        '503': json('errorMessage', 'Not ready yet; `message` names the components still starting or failing.'),
       },
     },
   },

@@ -10,7 +10,7 @@ const jsonError = (description: string, headers?: ResponseObject['headers']): Re
 /** Error responses shared by the operations; all carry an errorMessage body. */
 export const componentResponses: Record<string, ResponseObject> = {
   BadRequest: jsonError('The request could not be used: a malformed parameter or a body that holds no JSON object at all.'),
-  Unauthorized: jsonError('No credentials, or an API key Vigil does not know.', { 'WWW-Authenticate': headerRef('WWW-Authenticate') }),
+  Unauthorized: jsonError('No credentials, or an API key Vigil does not know.'),
   Forbidden: jsonError('The API key is known but may not be used (expired or revoked); `message` says which.'),
   NotFound: jsonError(
     'The route is not served here: an unknown path, or, in a split deployment, an instance that does not host this operation.',
@@ -22,6 +22,6 @@ export const componentResponses: Record<string, ResponseObject> = {
     'Retry-After': headerRef('Retry-After'),
   }),
   ServiceUnavailable: jsonError('A dependency (message bus or store) is unavailable or saturated. Try again later.', {
-    'Retry-After': headerRef('Retry-After'),
+    'Retry-After': headerRef('RetryAfterHint'),
   }),
 };

@@ -26,9 +26,9 @@ export const serviceSchemas: Record<string, JsonSchema> = {
       },
       expired: { type: 'boolean', description: 'True once the key is past its expiration date.' },
       expirationDate: {
-        type: ['string', 'null'],
+        type: 'string',
         format: 'date-time',
-        description: 'When the key stops working; null for a key without an end date.',
+        description: 'When the key stops working; absent for a key without an end date.',
       },
       endpointsSeenToday: {
         type: 'integer',
@@ -85,22 +85,11 @@ export const serviceSchemas: Record<string, JsonSchema> = {
     required: ['message'],
     properties: { message: { type: 'string', minLength: 1 } },
   },
-  healthStatus: {
+  probeStatus: {
     title: 'Probe result',
-    description: 'Outcome of a liveness or readiness probe, with one entry per dependency checked (readiness only).',
+    description: 'Body of a successful probe: `ok` from the liveness probe, `ready` from the readiness probe.',
     type: 'object',
     required: ['status'],
-    properties: {
-      status: { type: 'string', enum: ['ok', 'unavailable'] },
-      checks: {
-        type: 'object',
-        additionalProperties: {
-          type: 'object',
-          required: ['ok'],
-          properties: { ok: { type: 'boolean' }, message: { type: 'string' } },
-        },
-        examples: [{ store: { ok: true }, bus: { ok: false, message: 'publish queue full' } }],
-      },
-    },
+    properties: { status: { type: 'string', enum: ['ok', 'ready'] } },
   },
 };

@@ -5,8 +5,9 @@ import type { FlagDictionary } from '@vigil/contracts';
  * `feature` flags say what is unusual about a name or a connection. The IDs are the ones existing clients
  * know; the titles are Vigil's.
  */
-export const FLAGS: FlagDictionary = {
+export const FLAG_DICTIONARY: FlagDictionary = {
   c2: { title: 'Command and control infrastructure', type: 'category' },
+  dga: { title: 'Domain produced by a domain generation algorithm (DGA)', type: 'feature' },
   perplexing_domain: { title: 'Domain name looks machine-generated', type: 'feature' },
   perplexing_host: { title: 'Host name (subdomain) looks machine-generated or encoded', type: 'feature' },
   unique: { title: 'Destination rarely seen across monitored networks', type: 'feature' },

@@ -5,7 +5,7 @@ import type { ThreatDictionary } from '@vigil/contracts';
  * ones existing clients already know; severities not published for them were chosen here (marked "chosen").
  * Severity: 5 critical, 4 high, 3 medium, 2 low, 1 informational.
  */
-export const THREATS: ThreatDictionary = {
+export const THREAT_DICTIONARY: ThreatDictionary = {
   c2_communication: { title: 'C2 communication attempt indicating infection', severity: 5 },
   multiple_long_hostnames: { title: 'Multiple requests to long hostnames indicating DNS tunneling', severity: 4 },
   dga_volume: { title: 'Multiple requests for DGA domains indicating infection', severity: 4 },

@@ -16,8 +16,11 @@ export interface SubdomainFeatures {
    */
   randomness: number;
   charset: PayloadCharset;
-  /** Share of vowels (aeiouy) among letters. */
-  vowelRatio: number;
+  /**
+   * Letter/digit alternations per character of the folded payload: about 0.3 for random base32, 0.45 for
+   * hex, under 0.1 for words with a number in them (`emailsignatures365`).
+   */
+  digitSwitchRate: number;
 }
 
 const LDH = /^[a-z0-9_-]*$/i;
@@ -91,13 +94,12 @@ export function subdomainFeatures(subdomain: string): SubdomainFeatures {
   const joined = labels.join('');
   const folded = joined.toLowerCase().replace(/[-_]/g, '');
   const charset = classifyCharset(labels, joined, folded);
-  let letters = 0;
-  let vowels = 0;
+  let switches = 0;
+  let previousIsDigit: boolean | undefined;
   for (const ch of folded) {
-    if (ch >= 'a' && ch <= 'z') {
-      letters++;
-      if ('aeiouy'.includes(ch)) vowels++;
-    }
+    const isDigit = ch >= '0' && ch <= '9';
+    if (previousIsDigit !== undefined && isDigit !== previousIsDigit) switches++;
+    previousIsDigit = isDigit;
   }
   const entropy = shannonEntropy(folded);
   const n = [...folded].length;
@@ -108,7 +110,7 @@ export function subdomainFeatures(subdomain: string): SubdomainFeatures {
     entropy,
     randomness: expected === 0 ? 0 : entropy / expected,
     charset,
-    vowelRatio: letters === 0 ? 0 : vowels / letters,
+    digitSwitchRate: n === 0 ? 0 : switches / n,
   };
 }
 
@@ -120,12 +122,15 @@ export interface RandomSubdomainThresholds {
   minPayloadLength: number;
   /** Minimum {@link SubdomainFeatures.randomness} of the long tokens. */
   minRandomness: number;
+  /** Minimum {@link SubdomainFeatures.digitSwitchRate} for payloads of letters and digits only. */
+  minDigitSwitchRate: number;
 }
 
 export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
   minTokenLength: 12,
   minPayloadLength: 24,
   minRandomness: 0.9,
+  minDigitSwitchRate: 0.1,
 };
 
 export interface SubdomainAssessment {
@@ -135,9 +140,10 @@ export interface SubdomainAssessment {
 }
 
 /**
- * Judges whether a subdomain (original case) looks like an encoded payload: long tokens that together
- * are long enough, close to random entropy, and not made of letters only (random base32/hex strings of
- * 24+ characters almost always contain digits; words do not), unless they hold raw bytes or mixed case.
+ * Judges whether a subdomain (original case) looks like an encoded payload: long tokens that together are
+ * long enough and close to random entropy, and either hold raw bytes / base64 (non-host characters, mixed
+ * case) or mix letters and digits the way random strings do. Letters alone are not enough: a random
+ * base32 or hex string of 24+ characters almost surely contains digits, scattered; words do not.
  */
 export function assessSubdomain(
   subdomain: string,
@@ -145,9 +151,10 @@ export function assessSubdomain(
 ): SubdomainAssessment {
   const longTokens = subdomain.split(/[.\-_]/).filter((t) => [...t].length >= thresholds.minTokenLength);
   const payload = subdomainFeatures(longTokens.join('.'));
+  const strongEncoding = payload.charset === 'binary' || payload.charset === 'base64';
   const randomLooking =
     payload.length >= thresholds.minPayloadLength &&
-    payload.charset !== 'letters' &&
-    payload.randomness >= thresholds.minRandomness;
+    payload.randomness >= thresholds.minRandomness &&
+    (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate));
   return { randomLooking, payload };
 }

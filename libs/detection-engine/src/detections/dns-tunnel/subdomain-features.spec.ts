@@ -1,0 +1,102 @@
+import { seededRandom, tunnelQueries } from '../../testing/fixtures';
+import { splitHostname } from '../../domain';
+import { assessSubdomain, expectedRandomEntropy, shannonEntropy, subdomainFeatures } from './subdomain-features';
+
+function randomString(alphabet: string, length: number, random: () => number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];
+  return out;
+}
+
+function subdomainOf(query: string): string {
+  const name = query.replace(/\.$/, '');
+  const split = splitHostname(name);
+  if (split === undefined) throw new Error(`no registered domain in ${query}`);
+  return name.slice(0, name.length - split.registeredDomain.length - 1);
+}
+
+describe('shannonEntropy', () => {
+  it('is 0 for one repeated symbol and log2(n) for n distinct symbols', () => {
+    expect(shannonEntropy('')).toBe(0);
+    expect(shannonEntropy('aaaa')).toBe(0);
+    expect(shannonEntropy('abcd')).toBeCloseTo(2, 10);
+    expect(shannonEntropy('0123456789abcdef')).toBeCloseTo(4, 10);
+  });
+});
+
+describe('expectedRandomEntropy', () => {
+  it('agrees with the mean entropy of simulated random strings', () => {
+    const random = seededRandom(7);
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+    for (const n of [16, 40, 120]) {
+      let sum = 0;
+      for (let i = 0; i < 400; i++) sum += shannonEntropy(randomString(alphabet, n, random));
+      expect(expectedRandomEntropy(n, 32)).toBeCloseTo(sum / 400, 1);
+    }
+  });
+  it('grows with length towards log2(k)', () => {
+    expect(expectedRandomEntropy(16, 16)).toBeLessThan(expectedRandomEntropy(64, 16));
+    expect(expectedRandomEntropy(1000, 16)).toBeLessThan(4);
+    expect(expectedRandomEntropy(1000, 16)).toBeGreaterThan(3.95);
+  });
+});
+
+describe('subdomainFeatures', () => {
+  it('tells encodings apart', () => {
+    expect(subdomainFeatures('q+Z8/Hn82BA').charset).toBe('base64');
+    expect(subdomainFeatures('aXBlbWQxNjBAb3BlbnNzaC5jb20saG1hYy1zaGEx').charset).toBe('base64');
+    expect(subdomainFeatures('0eia6aKRFKKYMؼz7n8c').charset).toBe('binary');
+    expect(subdomainFeatures('5aa25954e40ffb18984989b59487dfe0').charset).toBe('hex');
+    expect(subdomainFeatures('mfrggzdfmztwq2lknnwg23tpobyxe').charset).toBe('base32');
+    expect(subdomainFeatures('onedscolprdwus19').charset).toBe('alnum');
+    expect(subdomainFeatures('www.images').charset).toBe('letters');
+  });
+});
+
+describe('assessSubdomain', () => {
+  it('flags random encoded payloads of every common encoding', () => {
+    const random = seededRandom(11);
+    const encodings = {
+      hex: '0123456789abcdef',
+      base32: 'abcdefghijklmnopqrstuvwxyz234567',
+      base64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+    };
+    for (const [name, alphabet] of Object.entries(encodings)) {
+      for (let i = 0; i < 50; i++) {
+        const sub = `${randomString(alphabet, 40, random)}.${randomString(alphabet, 20, random)}`;
+        expect({ name, sub, random: assessSubdomain(sub).randomLooking }).toEqual({ name, sub, random: true });
+      }
+    }
+  });
+
+  it.each([
+    'www',
+    'prod-dynamite-prod-05-us-signaler-pa.clients6',
+    'settings-prod-eus2-2-tagged.eastus2.cloudapp',
+    'emailsignatures365-outlookaddin',
+    'r17560.tunnel',
+    'c.1.60878.tunnel',
+    '0.0.0.0.0.0.0.0.0.0.0.0.0.0.2.3.0.0.2.0.8.4.0.6.8.4.1.0.0.2',
+    'rbfqd09EN9EN9EN9EN9EN9EN9EN.9EN9EN9EN9EN9EN9EN9EN',
+  ])('does not flag %s', (sub) => {
+    expect(assessSubdomain(sub).randomLooking).toBe(false);
+  });
+
+  it('flags the data-carrying queries of every tunnel tool in the shared data', () => {
+    const byZone = new Map<string, { total: number; flagged: number }>();
+    for (const query of tunnelQueries('validate.csv')) {
+      const sub = subdomainOf(query);
+      // Polls and handshakes are short; only names that can carry data are expected to be flagged.
+      if ([...sub.replace(/\./g, '')].length < 48) continue;
+      const zone = splitHostname(query.replace(/\.$/, ''))!.registeredDomain;
+      const stats = byZone.get(zone) ?? { total: 0, flagged: 0 };
+      stats.total++;
+      if (assessSubdomain(sub).randomLooking) stats.flagged++;
+      byZone.set(zone, stats);
+    }
+    expect([...byZone.keys()].sort()).toEqual(['example.org', 'hidemyself.org', 'tuns.org']);
+    for (const [zone, { total, flagged }] of byZone) {
+      expect({ zone, recall: flagged / total >= 0.95 }).toEqual({ zone, recall: true });
+    }
+  });
+});

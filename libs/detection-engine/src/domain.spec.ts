@@ -1,0 +1,67 @@
+import { matchZone, registeredDomain, splitHostname, zoneSet } from './domain';
+
+describe('registeredDomain', () => {
+  it.each([
+    ['www.example.com', 'example.com'],
+    ['a.b.example.co.uk', 'example.co.uk'],
+    ['EXAMPLE.COM.', 'example.com'],
+    ['example.com', 'example.com'],
+    // private section of the public suffix list
+    ['foo.bar.blogspot.com', 'bar.blogspot.com'],
+    ['d111111abcdef8.cloudfront.net', 'd111111abcdef8.cloudfront.net'],
+    ['x.oast.pro', 'oast.pro'],
+    ['_dmarc.example.org', 'example.org'],
+    ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
+  ])('%s -> %s', (name, expected) => {
+    expect(registeredDomain(name)).toBe(expected);
+  });
+
+  it('keeps tunnel payload labels that are not host-name characters', () => {
+    expect(registeredDomain('q+Z8/Hn82BA.hidemyself.org.')).toBe('hidemyself.org');
+    expect(registeredDomain('0eia6aKRFKKYMؼz7n8c.hidemyself.org')).toBe('hidemyself.org');
+    expect(registeredDomain('YjebUyeq..hidemyself.org.')).toBe('hidemyself.org');
+  });
+
+  it.each([
+    ['10.0.0.1'],
+    ['2001:db8::1'],
+    ['com'],
+    ['co.uk'],
+    ['localhost'],
+    [''],
+    ['   '],
+    ['a..b'],
+    ['-bad.com'],
+    ['bad-.com'],
+    ['exa mple.com'],
+    ['x'.repeat(250) + '.com'],
+  ])('undefined for %j', (name) => {
+    expect(registeredDomain(name)).toBeUndefined();
+  });
+
+  it('undefined for values that are not strings', () => {
+    expect(registeredDomain(42 as unknown as string)).toBeUndefined();
+    expect(registeredDomain(undefined as unknown as string)).toBeUndefined();
+  });
+});
+
+describe('splitHostname', () => {
+  it('splits at the registered domain, lower-cased, trailing dot removed', () => {
+    expect(splitHostname('A.B.Example.co.uk.')).toEqual({ hostname: 'a.b.example.co.uk', registeredDomain: 'example.co.uk', subdomain: 'a.b' });
+    expect(splitHostname('example.com')).toEqual({ hostname: 'example.com', registeredDomain: 'example.com', subdomain: '' });
+  });
+});
+
+describe('matchZone', () => {
+  const zones = zoneSet(['oast.pro', '.Avts.McAfee.com.']);
+  it('matches the zone itself and names under it', () => {
+    expect(matchZone('oast.pro', zones)).toBe('oast.pro');
+    expect(matchZone('a.b.oast.pro', zones)).toBe('oast.pro');
+    expect(matchZone('x.avts.mcafee.com', zones)).toBe('avts.mcafee.com');
+  });
+  it('does not match look-alikes', () => {
+    expect(matchZone('notoast.pro', zones)).toBeUndefined();
+    expect(matchZone('oast.pro.evil.com', zones)).toBeUndefined();
+    expect(matchZone('mcafee.com', zones)).toBeUndefined();
+  });
+});

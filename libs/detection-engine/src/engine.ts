@@ -1,0 +1,137 @@
+import { isTelemetryType, type AlertRecord, type FindingRecord, type TelemetryBatch, type TelemetryType } from '@vigil/contracts';
+import { FindingAggregator } from './aggregation/finding-aggregator';
+import { buildAlert } from './alerts/alert-builder';
+import type { DetectionHit, Detector, DetectorStateStats } from './detections/detection';
+import { DnsTunnelDetector, type DnsTunnelOptions } from './detections/dns-tunnel/dns-tunnel';
+import { OastDomainDetector } from './detections/oast/oast-domain';
+import { observeEvent } from './observed-event';
+import { buildDetectionFinding } from './ocsf/finding-builder';
+import { LruMap } from './state/lru-map';
+
+export interface DetectionEngineOptions {
+  /** Bound of every keyed state: open findings and each stateful detection's windows. Default 100,000. */
+  maxKeys?: number;
+  /** Results of the latest batches, kept so a re-delivered batch yields the very same records. Default 32. */
+  maxCachedBatches?: number;
+  /** Wall clock for `metadata.processed_time` (epoch ms). Default Date.now. */
+  clock?: () => number;
+  dnsTunnel?: Partial<Omit<DnsTunnelOptions, 'maxKeys'>>;
+}
+
+export interface DetectionResult {
+  findings: FindingRecord[];
+  alerts: AlertRecord[];
+}
+
+export interface EngineStateStats {
+  openFindings: number;
+  maxOpenFindings: number;
+  cachedBatches: number;
+  maxCachedBatches: number;
+  /** Per stateful detection id. */
+  detections: Record<string, DetectorStateStats>;
+}
+
+/** A batch that does not have the TelemetryBatch shape; nothing of it was processed. */
+export class InvalidBatchError extends Error {
+  override readonly name = 'InvalidBatchError';
+}
+
+const DEFAULT_MAX_KEYS = 100_000;
+const DEFAULT_MAX_CACHED_BATCHES = 32;
+
+function assertBatch(batch: unknown): asserts batch is TelemetryBatch {
+  if (batch === null || typeof batch !== 'object') throw new InvalidBatchError('batch must be an object');
+  const b = batch as Partial<TelemetryBatch>;
+  if (b.v !== 1) throw new InvalidBatchError(`unsupported batch version ${JSON.stringify(b.v)} (expected 1)`);
+  if (typeof b.workspaceId !== 'string' || b.workspaceId.length === 0) throw new InvalidBatchError('batch.workspaceId must be a non-empty string');
+  if (typeof b.batchId !== 'string' || b.batchId.length === 0) throw new InvalidBatchError('batch.batchId must be a non-empty string');
+  if (typeof b.type !== 'string' || !isTelemetryType(b.type)) throw new InvalidBatchError(`batch.type ${JSON.stringify(b.type)} is not a telemetry type`);
+  if (typeof b.receivedAt !== 'number' || !Number.isFinite(b.receivedAt)) throw new InvalidBatchError('batch.receivedAt must be epoch milliseconds');
+  if (!Array.isArray(b.events)) throw new InvalidBatchError('batch.events must be an array');
+}
+
+/**
+ * Runs the built-in detections over telemetry batches and folds their hits into OCSF findings (one
+ * version per finding per batch) and legacy alerts (one per event that raised a threat). Pure: no I/O.
+ * State (windows, open findings) lives in memory, bounded by `maxKeys`; ids are name-based, so the same
+ * batches processed from the same state give the same ids.
+ */
+export class DetectionEngine {
+  private readonly detectors: Detector[];
+  private readonly detectorsByType: Map<TelemetryType, Detector[]>;
+  private readonly aggregator: FindingAggregator;
+  private readonly results: LruMap<string, DetectionResult>;
+  private readonly clock: () => number;
+
+  constructor(opts: DetectionEngineOptions = {}) {
+    const maxKeys = opts.maxKeys ?? DEFAULT_MAX_KEYS;
+    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    this.detectors = [new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }), new OastDomainDetector()];
+    this.detectorsByType = new Map();
+    for (const detector of this.detectors) {
+      for (const type of detector.types) this.detectorsByType.set(type, [...(this.detectorsByType.get(type) ?? []), detector]);
+    }
+    this.aggregator = new FindingAggregator(maxKeys);
+    this.results = new LruMap(opts.maxCachedBatches ?? DEFAULT_MAX_CACHED_BATCHES);
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  /** @throws InvalidBatchError when `batch` is not a TelemetryBatch (events that are not objects are skipped). */
+  process(batch: TelemetryBatch): DetectionResult {
+    assertBatch(batch);
+    const cacheKey = `${batch.workspaceId}\u0000${batch.batchId}`;
+    const cached = this.results.get(cacheKey);
+    if (cached !== undefined) return cached;
+
+    const detectors = this.detectorsByType.get(batch.type) ?? [];
+    const alerts: AlertRecord[] = [];
+    if (detectors.length > 0) {
+      for (let index = 0; index < batch.events.length; index++) {
+        const observed = observeEvent(batch, index);
+        if (observed === undefined) continue;
+        const hits: DetectionHit[] = [];
+        for (const detector of detectors) {
+          const hit = detector.inspect(observed);
+          if (hit !== undefined) hits.push(hit);
+        }
+        if (hits.length === 0) continue;
+        for (const hit of hits) this.aggregator.add(batch.workspaceId, observed.endpoint, hit, batch.batchId);
+        const alert = buildAlert(observed, hits);
+        if (alert !== undefined) alerts.push(alert);
+      }
+    }
+
+    const processedMs = this.clock();
+    const findings: FindingRecord[] = this.aggregator.flush(batch.receivedAt).map((version) => {
+      const finding = buildDetectionFinding(version, { processedMs });
+      return {
+        workspaceId: version.workspaceId,
+        recordId: version.recordId,
+        findingUid: version.uid,
+        severityId: finding.severity_id,
+        time: version.versionMs,
+        finding,
+      };
+    });
+    const result = { findings, alerts };
+    this.results.set(cacheKey, result);
+    return result;
+  }
+
+  /** Current state sizes and their bounds. */
+  stateStats(): EngineStateStats {
+    const detections: Record<string, DetectorStateStats> = {};
+    for (const detector of this.detectors) {
+      const stats = detector.stateStats?.();
+      if (stats !== undefined) detections[detector.definition.id] = stats;
+    }
+    return {
+      openFindings: this.aggregator.openFindings,
+      maxOpenFindings: this.aggregator.maxOpenFindings,
+      cachedBatches: this.results.size,
+      maxCachedBatches: this.results.maxSize,
+      detections,
+    };
+  }
+}

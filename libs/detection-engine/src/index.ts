@@ -1,0 +1,50 @@
+export { DetectionEngine, InvalidBatchError } from './engine';
+export type { DetectionEngineOptions, DetectionResult, EngineStateStats } from './engine';
+
+export { THREAT_DICTIONARY } from './inventory/threats';
+export { FLAG_DICTIONARY } from './inventory/flags';
+
+export { registeredDomain, splitHostname, matchZone, zoneSet } from './domain';
+export type { SplitHostname } from './domain';
+export { uuidV5, VIGIL_UUID_NAMESPACE } from './uuid';
+export { canonicalJson, sha256Hex } from './canonical-json';
+export { LruMap } from './state/lru-map';
+export { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION, parseAttackPair } from './mitre';
+export { observeEvent, urlHostname } from './observed-event';
+
+export type {
+  AnalyticType,
+  DetectionDefinition,
+  DetectionHit,
+  Detector,
+  DetectorStateStats,
+  Endpoint,
+  EvidenceEvent,
+  ObservedEvent,
+} from './detections/detection';
+export { DNS_TUNNEL, DnsTunnelDetector, DEFAULT_DNS_TUNNEL_OPTIONS } from './detections/dns-tunnel/dns-tunnel';
+export type { DnsTunnelOptions } from './detections/dns-tunnel/dns-tunnel';
+export { DNS_TUNNEL_ALLOW_LIST } from './detections/dns-tunnel/allow-list';
+export {
+  assessSubdomain,
+  subdomainFeatures,
+  shannonEntropy,
+  expectedRandomEntropy,
+  DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+} from './detections/dns-tunnel/subdomain-features';
+export type {
+  PayloadCharset,
+  RandomSubdomainThresholds,
+  SubdomainAssessment,
+  SubdomainFeatures,
+} from './detections/dns-tunnel/subdomain-features';
+export { OAST_DOMAIN, OastDomainDetector } from './detections/oast/oast-domain';
+export { OAST_SERVICES } from './detections/oast/oast-services';
+
+export { FindingAggregator, aggregationKeyHash, FINDING_IDLE_CLOSE_MS, MAX_FINDING_EVIDENCE, MAX_FINDING_BATCH_IDS } from './aggregation/finding-aggregator';
+export type { AggregationKey, FindingVersion } from './aggregation/finding-aggregator';
+export { buildAlert, alertId } from './alerts/alert-builder';
+export { buildDetectionFinding, OCSF_VERSION, OCSF_PROFILES } from './ocsf/finding-builder';
+export type { FindingBuildOptions } from './ocsf/finding-builder';
+export { buildEvidence } from './ocsf/evidence';
+export type { OcsfEvidence, OcsfEndpoint } from './ocsf/evidence';

@@ -1,0 +1,398 @@
+/**
+ * Splits a telemetry request body into JSON values.
+ *
+ * The body is JSON texts written one after another. Two paths:
+ * - fast path, per line: a line that parses on its own (`indexOf('\n')` + `JSON.parse`) is one item, which
+ *   is how almost every client writes (NDJSON);
+ * - scanner, from a line that does not parse: a JSON grammar checker that finds where each value ends, so
+ *   `{..}{..}`, objects spanning lines and any whitespace between them also work. Only text it has checked
+ *   goes to `JSON.parse`. It hands back to the fast path at the next line end reached between two values.
+ *
+ * A failed `JSON.parse` costs ~20 µs in V8 (it builds a detailed message), so a body of short broken lines
+ * could burn a minute of CPU: after {@link MAX_FAST_PATH_FAILURES} failed lines, or for a line longer than
+ * {@link MAX_FAST_PATH_LINE} characters, the scanner is used directly. Every byte is checked a bounded number
+ * of times, so the cost stays linear even for hostile bodies.
+ *
+ * Leniency: a UTF-8 BOM (at the start or before any value) is skipped, commas between top-level values are
+ * ignored, and a top-level array is a batch: each element is one item.
+ *
+ * Recovery from malformed text. The malformed part is one `invalid_json` item, and reading resumes at:
+ * - the next line, when the value breaks at a line end: a raw newline inside a string (JSON forbids it), or
+ *   a line end where a value must follow inside an object that began with content on its first line
+ *   (NDJSON style) while the next line is a complete object — so a truncated NDJSON line costs one item;
+ * - a `{` where the grammar does not allow one (`{"a":1{"b":2}`): the next object starts there;
+ * - otherwise the next `{` that follows a `}` or `]` (blanks and commas between), or the next line. Any
+ *   other `{` may be a nested value of the broken object and must not become an item of its own.
+ */
+
+export type SplitItem = { ok: true; value: unknown } | { ok: false; reason: SplitRejectionReason };
+export type SplitRejectionReason = 'invalid_json';
+
+const INVALID_JSON: SplitItem = Object.freeze({ ok: false, reason: 'invalid_json' }) as SplitItem;
+
+/** Deeper nesting is treated as malformed by the scanner (events are flat objects). */
+export const MAX_SCANNER_DEPTH = 256;
+/** After this many lines failed `JSON.parse`, the rest of the body goes through the scanner only. */
+export const MAX_FAST_PATH_FAILURES = 32;
+/** Longer lines (typically a whole body of concatenated objects) go straight to the scanner. */
+export const MAX_FAST_PATH_LINE = 256 * 1024;
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const PLUS = 43;
+const COMMA = 44;
+const MINUS = 45;
+const DOT = 46;
+const SLASH = 47;
+const ZERO = 48;
+const NINE = 57;
+const COLON = 58;
+const UPPER_A = 65;
+const UPPER_E = 69;
+const UPPER_F = 70;
+const OPEN_BRACKET = 91;
+const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
+const LOWER_A = 97;
+const LOWER_B = 98;
+const LOWER_E = 101;
+const LOWER_F = 102;
+const LOWER_N = 110;
+const LOWER_R = 114;
+const LOWER_T = 116;
+const LOWER_U = 117;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const BOM = 0xfeff;
+
+const PARSE_FAILED = Symbol('parse failed');
+
+export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, void, undefined> {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  const length = text.length;
+  let fastPathFailures = 0;
+  let pos = 0;
+  while (pos < length) {
+    let lineEnd = text.indexOf('\n', pos);
+    if (lineEnd === -1) lineEnd = length;
+    const first = skipBlanks(text, pos, lineEnd);
+    if (first === lineEnd) {
+      pos = lineEnd + 1;
+      continue;
+    }
+    if (fastPathFailures < MAX_FAST_PATH_FAILURES && lineEnd - first <= MAX_FAST_PATH_LINE) {
+      const value = tryParse(text.slice(first, lineEnd));
+      if (value !== PARSE_FAILED) {
+        if (Array.isArray(value)) yield* itemsOfArray(value);
+        else yield { ok: true, value };
+        pos = lineEnd + 1;
+        continue;
+      }
+      fastPathFailures++;
+    }
+    pos = yield* scanUntilLineBoundary(text, first);
+  }
+}
+
+/** True when the body has content and not one JSON object in it (the request deserves a 400). */
+export function isCompletelyInvalid(body: Buffer | string): boolean {
+  let sawItem = false;
+  for (const item of splitJsonObjects(body)) {
+    if (item.ok && isJsonObject(item.value)) return false;
+    sawItem = true;
+  }
+  return sawItem;
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tryParse(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return PARSE_FAILED;
+  }
+}
+
+/** True when `text` is exactly one JSON value (blanks around allowed), by the scanner's grammar check. */
+export function isOneJsonValue(text: string): boolean {
+  const first = skipBlanks(text, 0, text.length);
+  if (first === text.length) return false;
+  const scan = scanValue(text, first, text.length, lookaheadStack);
+  return scan.kind === 'complete' && skipBlanks(text, scan.end, text.length) === text.length;
+}
+
+function* itemsOfArray(values: unknown[]): Generator<SplitItem, void, undefined> {
+  for (const value of values) yield { ok: true, value };
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB || code === CR || code === BOM;
+}
+
+function skipBlanks(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isBlank(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Scanner mode: yields the items found from `pos` on, and returns the start of the next line once it is
+ * between values at a line end (or the end of the text).
+ */
+function* scanUntilLineBoundary(text: string, pos: number): Generator<SplitItem, number, undefined> {
+  const length = text.length;
+  let p = pos;
+  while (p < length) {
+    const code = text.charCodeAt(p);
+    if (code === LF) return p + 1;
+    if (isBlank(code) || code === COMMA) {
+      p++;
+      continue;
+    }
+    const scan = scanValue(text, p, length, mainStack);
+    if (scan.kind === 'complete') {
+      // The grammar was checked, so this parse does not fail; tryParse only guards against a scanner bug.
+      const value = tryParse(text.slice(p, scan.end));
+      if (value === PARSE_FAILED) yield INVALID_JSON;
+      else if (Array.isArray(value)) yield* itemsOfArray(value);
+      else yield { ok: true, value };
+      p = scan.end;
+    } else {
+      yield INVALID_JSON;
+      p = scan.kind === 'broken-resume-here' ? scan.end : findResyncPoint(text, scan.end);
+    }
+  }
+  return length;
+}
+
+/**
+ * `complete`: text[start, end) is one valid JSON value.
+ * `broken-resume-here`: malformed; `end` is where the next value or line starts.
+ * `broken`: malformed; resynchronise from `end` with {@link findResyncPoint}.
+ */
+type ValueScan = { kind: 'complete' | 'broken-resume-here' | 'broken'; end: number };
+
+/** What the grammar allows next. */
+const enum Expect {
+  Value,
+  ValueOrClose, // just after `[`
+  KeyOrClose, // just after `{`
+  Key, // after `,` in an object
+  Colon,
+  CommaOrClose,
+}
+
+// Open containers (OPEN_BRACE / OPEN_BRACKET). The scanner is synchronous: one buffer per role suffices.
+const mainStack = new Uint8Array(MAX_SCANNER_DEPTH);
+const lookaheadStack = new Uint8Array(MAX_SCANNER_DEPTH);
+
+/** Checks the JSON value starting at `start` against the grammar, up to `limit` (exclusive). */
+function scanValue(text: string, start: number, limit: number, stack: Uint8Array): ValueScan {
+  let depth = 0;
+  let expect = Expect.Value;
+  let sawLineEnd = false;
+  let startedInline = false;
+  for (let i = start; i < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code === SPACE || code === TAB || code === CR) continue;
+    if (code === LF) {
+      if (!sawLineEnd) {
+        sawLineEnd = true;
+        startedInline = skipBlanks(text, start + 1, i) < i;
+      }
+      if (
+        startedInline &&
+        stack[0] === OPEN_BRACE &&
+        (expect === Expect.Value || expect === Expect.ValueOrClose) &&
+        nextLineIsObject(text, i + 1)
+      ) {
+        return { kind: 'broken-resume-here', end: i };
+      }
+      continue;
+    }
+    if (code === OPEN_BRACE && expect !== Expect.Value && expect !== Expect.ValueOrClose) {
+      return { kind: 'broken-resume-here', end: i };
+    }
+    let valueEnded = false;
+    switch (expect) {
+      case Expect.ValueOrClose:
+        if (code === CLOSE_BRACKET) {
+          depth--;
+          valueEnded = true;
+          break;
+        }
+      // falls through: any value may follow `[`
+      case Expect.Value:
+        if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+          if (depth === MAX_SCANNER_DEPTH) return { kind: 'broken', end: i };
+          stack[depth++] = code;
+          expect = code === OPEN_BRACE ? Expect.KeyOrClose : Expect.ValueOrClose;
+          break;
+        }
+        if (code === QUOTE) {
+          const close = scanString(text, i, limit);
+          if (close < 0) return brokenString(text, -close - 1);
+          i = close;
+        } else if (code === MINUS || (code >= ZERO && code <= NINE)) {
+          const last = scanNumber(text, i, limit);
+          if (last < 0) return { kind: 'broken', end: -last - 1 };
+          i = last;
+        } else {
+          const literal = code === LOWER_T ? 'true' : code === LOWER_F ? 'false' : code === LOWER_N ? 'null' : '';
+          if (literal === '' || !text.startsWith(literal, i) || i + literal.length > limit) {
+            return { kind: 'broken', end: i };
+          }
+          i += literal.length - 1;
+        }
+        valueEnded = true;
+        break;
+      case Expect.KeyOrClose:
+        if (code === CLOSE_BRACE) {
+          depth--;
+          valueEnded = true;
+          break;
+        }
+      // falls through: a key may follow `{`
+      case Expect.Key: {
+        if (code !== QUOTE) return { kind: 'broken', end: i };
+        const close = scanString(text, i, limit);
+        if (close < 0) return brokenString(text, -close - 1);
+        i = close;
+        expect = Expect.Colon;
+        break;
+      }
+      case Expect.Colon:
+        if (code !== COLON) return { kind: 'broken', end: i };
+        expect = Expect.Value;
+        break;
+      case Expect.CommaOrClose:
+        if (code === COMMA) {
+          expect = stack[depth - 1] === OPEN_BRACE ? Expect.Key : Expect.Value;
+        } else if (code === (stack[depth - 1] === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
+          depth--;
+          valueEnded = true;
+        } else {
+          return { kind: 'broken', end: i };
+        }
+        break;
+    }
+    if (valueEnded) {
+      if (depth === 0) return { kind: 'complete', end: i + 1 };
+      expect = Expect.CommaOrClose;
+    }
+  }
+  return { kind: 'broken', end: limit };
+}
+
+/** A raw newline inside a string is where the broken line ends: resume at it. */
+function brokenString(text: string, at: number): ValueScan {
+  return { kind: text.charCodeAt(at) === LF ? 'broken-resume-here' : 'broken', end: at };
+}
+
+/**
+ * `text[open]` is `"`. Returns the index of the closing quote, or `-1 - i` for the first offending index
+ * (a raw control character, a bad escape, or `limit` when unterminated).
+ */
+function scanString(text: string, open: number, limit: number): number {
+  for (let i = open + 1; i < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) return i;
+    if (code < SPACE) return -1 - i;
+    if (code !== BACKSLASH) continue;
+    const escaped = i + 1 < limit ? text.charCodeAt(i + 1) : -1;
+    if (escaped === LOWER_U) {
+      for (let k = i + 2; k < i + 6; k++) {
+        if (k >= limit || !isHexDigit(text.charCodeAt(k))) return -1 - Math.min(k, limit);
+      }
+      i += 5;
+    } else if (
+      escaped === QUOTE ||
+      escaped === BACKSLASH ||
+      escaped === SLASH ||
+      escaped === LOWER_B ||
+      escaped === LOWER_F ||
+      escaped === LOWER_N ||
+      escaped === LOWER_R ||
+      escaped === LOWER_T
+    ) {
+      i++;
+    } else {
+      return -1 - Math.min(i + 1, limit);
+    }
+  }
+  return -1 - limit;
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= ZERO && code <= NINE) || (code >= LOWER_A && code <= LOWER_F) || (code >= UPPER_A && code <= UPPER_F);
+}
+
+/** `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?` from `start`: index of its last character, or `-1 - offending index`. */
+function scanNumber(text: string, start: number, limit: number): number {
+  let i = start;
+  if (text.charCodeAt(i) === MINUS) i++;
+  if (i >= limit) return -1 - limit;
+  const lead = text.charCodeAt(i);
+  if (lead === ZERO) i++;
+  else if (lead > ZERO && lead <= NINE) i = skipDigits(text, i, limit);
+  else return -1 - i;
+  if (i < limit && text.charCodeAt(i) === DOT) {
+    const afterDot = skipDigits(text, i + 1, limit);
+    if (afterDot === i + 1) return -1 - Math.min(i + 1, limit);
+    i = afterDot;
+  }
+  if (i < limit) {
+    const e = text.charCodeAt(i);
+    if (e === LOWER_E || e === UPPER_E) {
+      i++;
+      const sign = i < limit ? text.charCodeAt(i) : -1;
+      if (sign === PLUS || sign === MINUS) i++;
+      const afterExponent = skipDigits(text, i, limit);
+      if (afterExponent === i) return -1 - Math.min(i, limit);
+      i = afterExponent;
+    }
+  }
+  return i - 1;
+}
+
+function skipDigits(text: string, from: number, limit: number): number {
+  let i = from;
+  while (i < limit) {
+    const code = text.charCodeAt(i);
+    if (code < ZERO || code > NINE) break;
+    i++;
+  }
+  return i;
+}
+
+/** True when the line starting at `from` is, on its own, one complete JSON object. */
+function nextLineIsObject(text: string, from: number): boolean {
+  let lineEnd = text.indexOf('\n', from);
+  if (lineEnd === -1) lineEnd = text.length;
+  const first = skipBlanks(text, from, lineEnd);
+  if (text.charCodeAt(first) !== OPEN_BRACE) return false;
+  const scan = scanValue(text, first, lineEnd, lookaheadStack);
+  return scan.kind === 'complete' && skipBlanks(text, scan.end, lineEnd) === lineEnd;
+}
+
+/**
+ * From inside malformed text, the next safe place to start again: a line end, or a `{` that follows a `}`
+ * or `]` (blanks and commas between). Any other `{` may be a nested value of the broken object.
+ */
+function findResyncPoint(text: string, from: number): number {
+  const length = text.length;
+  let previous = -1;
+  for (let i = from; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === LF) return i;
+    if (code === OPEN_BRACE && i > from && (previous === CLOSE_BRACE || previous === CLOSE_BRACKET)) return i;
+    if (!isBlank(code) && code !== COMMA) previous = code;
+  }
+  return length;
+}
