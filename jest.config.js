@@ -19,6 +19,6 @@ const shared = {
 module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/apps/e2e/**/*.e2e.ts'], testTimeout: 120000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/apps/e2e/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/apps/e2e/jest.setup.ts'] },
   ],
 };

@@ -121,10 +121,16 @@ function tryParse(json: string): unknown {
 
 /** True when `text` is exactly one JSON value (blanks around allowed), by the scanner's grammar check. */
 export function isOneJsonValue(text: string): boolean {
-  const first = skipBlanks(text, 0, text.length);
+  const first = skipJsonWhitespace(text, 0);
   if (first === text.length) return false;
   const scan = scanValue(text, first, text.length, lookaheadStack);
-  return scan.kind === 'complete' && skipBlanks(text, scan.end, text.length) === text.length;
+  return scan.kind === 'complete' && skipJsonWhitespace(text, scan.end) === text.length;
+}
+
+function skipJsonWhitespace(text: string, from: number): number {
+  let i = from;
+  for (let code = text.charCodeAt(i); code === SPACE || code === TAB || code === CR || code === LF; code = text.charCodeAt(++i));
+  return i;
 }
 
 function* itemsOfArray(values: unknown[]): Generator<SplitItem, void, undefined> {

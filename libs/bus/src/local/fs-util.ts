@@ -67,7 +67,3 @@ function dropBytes(buffers: Buffer[], count: number): Buffer[] {
   if (left > 0 && rest.length > 0) rest[0] = rest[0].subarray(left);
   return rest;
 }
-
-export function isMissingFile(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}

@@ -22,10 +22,6 @@ export class GroupCommitWriter {
 
   constructor(private readonly maxBufferedBytes: number) {}
 
-  get buffered(): number {
-    return this.bufferedBytes;
-  }
-
   /**
    * Queues frames for their logs. Throws BusBackpressureError when the writer already holds more than its budget
    * (a single request larger than the budget is still taken when nothing else is buffered).

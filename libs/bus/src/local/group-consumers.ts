@@ -38,11 +38,6 @@ export class GroupConsumers {
     return this.members.length;
   }
 
-  /** Partitions currently assigned to `member` (for diagnostics and tests). */
-  partitionsOf(member: GroupMember): number[] {
-    return [...this.assignments].filter(([, a]) => a.member === member).map(([p]) => p).sort((a, b) => a - b);
-  }
-
   /** The group's position in a partition: its committed offset, or the log start when it has none. */
   positionOf(partition: number): number {
     return this.offsets.get(this.group, this.logs[partition].topic, partition) ?? this.logs[partition].startOffset;
@@ -121,11 +116,5 @@ export class GroupConsumers {
       return log.end;
     }
     return committed;
-  }
-
-  /** Stops every consumer of the group (bus shutdown). */
-  async stopAll(): Promise<void> {
-    this.members.length = 0;
-    await this.rebalance();
   }
 }

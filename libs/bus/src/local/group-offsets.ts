@@ -137,9 +137,19 @@ export class GroupOffsets {
   }
 }
 
+const MAX_GROUP_FILE_NAME = 240;
+
 /** File-system safe, collision-free name for a group. */
 function groupFileName(group: string): string {
   return `${encodeURIComponent(group).replace(/\./g, '%2E')}.json`;
+}
+
+/** Throws a clear error for a group name that cannot be stored (empty, or too long once encoded as a file name). */
+export function checkGroupName(group: unknown): asserts group is string {
+  if (typeof group !== 'string' || group.length === 0) throw new TypeError('consumer group must be a non-empty string');
+  if (Buffer.byteLength(groupFileName(group)) > MAX_GROUP_FILE_NAME) {
+    throw new TypeError(`consumer group name is too long: ${group.slice(0, 40)}…`);
+  }
 }
 
 function toFile(group: string, state: GroupState): GroupFile {

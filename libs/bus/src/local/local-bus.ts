@@ -16,7 +16,7 @@ import { lockDirectory, type DirLock } from './dir-lock';
 import { ensureDirectory } from './fs-util';
 import { GroupCommitWriter } from './group-commit-writer';
 import { GroupConsumers } from './group-consumers';
-import { GroupOffsets } from './group-offsets';
+import { GroupOffsets, checkGroupName } from './group-offsets';
 import { murmur2Partition } from './murmur2';
 import { type BusLogger, PartitionLog } from './partition-log';
 import { encodeFrame, type UnsealedFrame } from './record-frame';
@@ -153,31 +153,27 @@ export class LocalBus implements Bus {
   }
 
   async subscribe(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription> {
-    if (this.lifecycle !== 'open') this.assertUsable('subscribe');
-    if (this.lifecycle !== 'open') throw new Error('LocalBus.subscribe(): the bus is closing');
+    if (this.lifecycle !== 'open') {
+      this.assertUsable('subscribe');
+      throw new Error('LocalBus.subscribe(): the bus is closing');
+    }
     if (!options || typeof options !== 'object') throw new TypeError('subscribe(): options must be an object');
     const state = this.topicState(options.topic);
     if (typeof handler !== 'function') throw new TypeError(`subscribe(${options.topic}): handler must be a function`);
     const { group } = options;
-    if (group !== undefined && (typeof group !== 'string' || group.length === 0)) {
-      throw new TypeError(`subscribe(${options.topic}): group must be a non-empty string when given`);
-    }
+    if (group !== undefined) checkGroupName(group);
     const targets = currentEnds(state.logs);
     const forget = (subscription: Subscription) => this.subscriptions.delete(subscription);
-    let subscription: Subscription;
     if (group === undefined) {
-      subscription = new BroadcastSubscription(state.logs, handler, this.consumerSettings, targets, forget);
-    } else {
-      subscription = await GroupSubscription.start(
-        this.groupConsumersFor(group, state),
-        handler,
-        options.fromBeginning ?? true,
-        targets,
-        forget,
-      );
+      const reader = new BroadcastSubscription(state.logs, handler, this.consumerSettings, targets, forget);
+      this.subscriptions.add(reader);
+      return reader;
     }
-    this.subscriptions.add(subscription);
-    return subscription;
+    const member = new GroupSubscription(this.groupConsumersFor(group, state), handler, options.fromBeginning ?? true, targets, forget);
+    // Registered before joining, so a close() racing with the join still stops this member.
+    this.subscriptions.add(member);
+    await member.join();
+    return member;
   }
 
   /**
@@ -204,7 +200,7 @@ export class LocalBus implements Bus {
   }
 
   private async shutDown(): Promise<void> {
-    await this.opening?.catch(() => undefined);
+    if (this.lifecycle === 'opening') await this.opening?.catch(() => undefined);
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closing';
     if (this.retentionTimer) clearInterval(this.retentionTimer);
@@ -249,14 +245,19 @@ export class LocalBus implements Bus {
     }
     const tailBytes = Math.max(256 * 1024, Math.floor(this.settings.tailBytesPerTopic / spec.partitions));
     const logs: PartitionLog[] = [];
-    for (let partition = 0; partition < spec.partitions; partition += 1) {
-      logs.push(
-        await PartitionLog.open(path.join(topicDir, String(partition)), spec.name, partition, {
-          segmentBytes: this.settings.segmentBytes,
-          tailBytes,
-          log: this.logger,
-        }),
-      );
+    try {
+      for (let partition = 0; partition < spec.partitions; partition += 1) {
+        logs.push(
+          await PartitionLog.open(path.join(topicDir, String(partition)), spec.name, partition, {
+            segmentBytes: this.settings.segmentBytes,
+            tailBytes,
+            log: this.logger,
+          }),
+        );
+      }
+    } catch (error) {
+      await Promise.allSettled(logs.map((log) => log.close()));
+      throw error;
     }
     return { spec, logs };
   }

@@ -35,24 +35,19 @@ export interface PartitionConsumerOptions {
 export class PartitionConsumer {
   private position: number;
   private stopping = false;
-  private readonly stopSignal: Promise<void>;
-  private signalStop!: () => void;
+  /** Ends the current wait (for records or a back-off) early; set while the loop waits. */
+  private interrupt: (() => void) | null = null;
   private readonly loop: Promise<void>;
 
   constructor(private readonly options: PartitionConsumerOptions) {
     this.position = options.startOffset;
-    this.stopSignal = new Promise<void>((resolve) => (this.signalStop = resolve));
     this.loop = this.run();
-  }
-
-  get nextOffset(): number {
-    return this.position;
   }
 
   /** Stops after the in-flight handler (if any) settles; a batch being retried is abandoned uncommitted. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.signalStop();
+    this.interrupt?.();
     await this.loop;
   }
 
@@ -67,7 +62,7 @@ export class PartitionConsumer {
     try {
       while (!this.stopping) {
         if (log.end <= this.position) {
-          await Promise.race([log.whenAdvanced(), this.stopSignal]);
+          await this.waitFor((wake) => log.onNextAdvance(wake));
           continue;
         }
         let records: StoredRecord[];
@@ -137,10 +132,33 @@ export class PartitionConsumer {
     return Math.min(maxBackoffMs, initialBackoffMs * 2 ** Math.min(attempt - 1, 30));
   }
 
-  private async pause(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), this.stopSignal]);
-    clearTimeout(timer);
+  private pause(ms: number): Promise<void> {
+    return this.waitFor((wake) => {
+      const timer = setTimeout(wake, ms);
+      return () => clearTimeout(timer);
+    });
+  }
+
+  /**
+   * Waits until `arm`'s wake-up fires or stop() interrupts. `arm` returns a canceller; nothing is left registered
+   * afterwards (unlike racing against a long-lived stop promise, which would pile up reactions).
+   */
+  private waitFor(arm: (wake: () => void) => () => void): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.stopping) {
+        resolve();
+        return;
+      }
+      const finish = () => {
+        this.interrupt = null;
+        resolve();
+      };
+      const cancel = arm(finish);
+      this.interrupt = () => {
+        cancel();
+        finish();
+      };
+    });
   }
 }
 

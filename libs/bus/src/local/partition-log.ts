@@ -32,7 +32,7 @@ export class PartitionLog {
   private segments: Segment[];
   private endOffset: number;
   private failure: Error | null = null;
-  private advanced = deferred();
+  private readonly waiters = new Set<() => void>();
 
   private constructor(
     readonly topic: string,
@@ -77,13 +77,10 @@ export class PartitionLog {
     return this.segments[0].baseOffset;
   }
 
-  get segmentCount(): number {
-    return this.segments.length;
-  }
-
-  /** Resolves the next time records become visible (or immediately after a failure or close). */
-  whenAdvanced(): Promise<void> {
-    return this.advanced.promise;
+  /** Calls `wake` once, the next time records become visible (or the log fails or closes). Returns a canceller. */
+  onNextAdvance(wake: () => void): () => void {
+    this.waiters.add(wake);
+    return () => this.waiters.delete(wake);
   }
 
   /** The segment holding `offset` (the oldest one if the offset is below the start). */
@@ -191,9 +188,9 @@ export class PartitionLog {
   }
 
   private notify(): void {
-    const previous = this.advanced;
-    this.advanced = deferred();
-    previous.resolve();
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
   }
 
   private async rollBack(original: Segment, originalBytes: number, created: Segment[], cause: unknown): Promise<void> {
@@ -259,17 +256,6 @@ async function recoverActiveSegment(segment: Segment, name: string, log: BusLogg
   }
   segment.durableBytes = position;
   return next;
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve: () => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 function describe(error: unknown): string {

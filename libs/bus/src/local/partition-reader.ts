@@ -47,7 +47,9 @@ export class PartitionReader {
   }
 
   async close(): Promise<void> {
-    await this.moveTo(null);
+    const segment = this.cursor?.segment;
+    this.cursor = null;
+    if (segment) await segment.release();
   }
 
   private get name(): string {
@@ -55,7 +57,7 @@ export class PartitionReader {
   }
 
   private async readFiles(from: number, end: number, limits: ReadLimits): Promise<ReadResult> {
-    if (!this.cursor || this.cursor.nextOffset > from || this.cursor.segment.isRemoved) await this.seek(from);
+    if (!this.cursor || this.cursor.nextOffset !== from || this.cursor.segment.isRemoved) await this.seek(from);
     const cursor = this.cursor as Cursor;
     const records: StoredRecord[] = [];
     let bytes = 0;
@@ -65,7 +67,7 @@ export class PartitionReader {
       if (cursor.position >= limit) {
         const following = this.log.segmentAfter(cursor.segment);
         if (!following) break;
-        await this.moveTo({ segment: following, position: 0, nextOffset: Math.max(cursor.nextOffset, following.baseOffset) });
+        await this.moveTo(following, 0, Math.max(cursor.nextOffset, following.baseOffset));
         continue;
       }
       let chunk = await cursor.segment.read(cursor.position, Math.min(FILE_CHUNK_BYTES, limit - cursor.position));
@@ -124,13 +126,15 @@ export class PartitionReader {
   private async seek(offset: number): Promise<void> {
     const segment = this.log.segmentFor(offset);
     const hint = segment.seekHint(offset);
-    await this.moveTo({ segment, position: hint.position, nextOffset: hint.offset });
+    await this.moveTo(segment, hint.position, hint.offset);
   }
 
-  private async moveTo(cursor: Cursor | null): Promise<void> {
-    const previous = this.cursor;
-    if (cursor && previous?.segment !== cursor.segment) cursor.segment.hold();
-    this.cursor = cursor;
-    if (previous && previous.segment !== cursor?.segment) await previous.segment.release();
+  /** Points the (single, mutable) cursor somewhere else, holding the new segment and releasing the old one. */
+  private async moveTo(segment: Segment, position: number, nextOffset: number): Promise<void> {
+    const previous = this.cursor?.segment;
+    if (previous !== segment) segment.hold();
+    if (this.cursor) Object.assign(this.cursor, { segment, position, nextOffset });
+    else this.cursor = { segment, position, nextOffset };
+    if (previous && previous !== segment) await previous.release();
   }
 }

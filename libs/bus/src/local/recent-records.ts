@@ -11,7 +11,8 @@ export interface ReadLimits {
 }
 
 export class RecentRecords {
-  private records: StoredRecord[] = [];
+  /** Slots before `head` are dropped (undefined) so their buffers can be collected at once. */
+  private records: (StoredRecord | undefined)[] = [];
   private head = 0;
   private bytes = 0;
 
@@ -19,7 +20,7 @@ export class RecentRecords {
 
   /** Offset of the oldest record held, or undefined when empty. */
   get firstOffset(): number | undefined {
-    return this.head < this.records.length ? this.records[this.head].offset : undefined;
+    return this.head < this.records.length ? (this.records[this.head] as StoredRecord).offset : undefined;
   }
 
   get heldBytes(): number {
@@ -28,14 +29,15 @@ export class RecentRecords {
 
   append(record: StoredRecord): void {
     const last = this.records[this.records.length - 1];
-    if (last !== undefined && this.head < this.records.length && record.offset !== last.offset + 1) this.clear();
+    if (last !== undefined && record.offset !== last.offset + 1) this.clear();
     this.records.push(record);
     this.bytes += record.frameBytes;
     while (this.bytes > this.maxBytes && this.records.length - this.head > 1) {
-      this.bytes -= this.records[this.head].frameBytes;
+      this.bytes -= (this.records[this.head] as StoredRecord).frameBytes;
+      this.records[this.head] = undefined;
       this.head += 1;
     }
-    if (this.head > 1024 && this.head * 2 > this.records.length) {
+    if (this.head > 64 && this.head * 2 > this.records.length) {
       this.records = this.records.slice(this.head);
       this.head = 0;
     }
@@ -56,7 +58,7 @@ export class RecentRecords {
     const out: StoredRecord[] = [];
     let bytes = 0;
     while (index < this.records.length && out.length < limits.maxRecords) {
-      const record = this.records[index];
+      const record = this.records[index] as StoredRecord;
       if (out.length > 0 && bytes + record.frameBytes > limits.maxBytes) break;
       out.push(record);
       bytes += record.frameBytes;

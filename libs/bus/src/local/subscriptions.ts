@@ -18,7 +18,7 @@ export class GroupSubscription implements Subscription {
   private readonly member: GroupMember;
   private closing: Promise<void> | null = null;
 
-  private constructor(
+  constructor(
     private readonly consumers: GroupConsumers,
     handler: BatchHandler,
     fromBeginning: boolean,
@@ -29,29 +29,13 @@ export class GroupSubscription implements Subscription {
     this.member = { handler, fromBeginning, onGroupProgress: () => this.tracker.check() };
   }
 
-  static async start(
-    consumers: GroupConsumers,
-    handler: BatchHandler,
-    fromBeginning: boolean,
-    targets: ReadonlyMap<number, number>,
-    onClosed: (subscription: GroupSubscription) => void,
-  ): Promise<GroupSubscription> {
-    const subscription = new GroupSubscription(consumers, handler, fromBeginning, targets, onClosed);
-    await consumers.join(subscription.member);
-    return subscription;
+  /** Joins the group: partitions are (re)assigned and this member's consumers start. */
+  join(): Promise<void> {
+    return this.consumers.join(this.member);
   }
 
   get caughtUp(): Promise<void> {
     return this.tracker.promise;
-  }
-
-  get group(): string {
-    return this.consumers.group;
-  }
-
-  /** Partitions this member consumes right now. */
-  get assignedPartitions(): number[] {
-    return this.consumers.partitionsOf(this.member);
   }
 
   close(): Promise<void> {

@@ -46,7 +46,8 @@ export async function createHttpApp(module: unknown, config: VigilConfig): Promi
       done(Object.assign(new Error('The request body is not valid JSON'), { statusCode: 400 }), undefined);
     }
   });
-  await app.register(compress as never, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
+  // Responses only: request bodies are decoded by our own hook, which enforces the decoded-size cap.
+  await app.register(compress as never, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
   registerHttpMetrics(fastify);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.enableShutdownHooks();

@@ -1,0 +1,89 @@
+import type { TelemetryType } from '@vigil/contracts';
+import { parseTelemetryBatch } from './parse-batch';
+
+const NOW = new Date('2024-05-01T12:00:00.000Z');
+const lines = (...objects: unknown[]) => objects.map((o) => JSON.stringify(o)).join('\n') + '\n';
+
+describe('parseTelemetryBatch', () => {
+  it.each<[string, TelemetryType, string | Buffer, { received: number; accepted: number; rejected: Record<string, number>; notJson: boolean }]>([
+    [
+      'NDJSON of valid events',
+      'dns',
+      lines({ query: 'a.example' }, { query: 'b.example', qtype: 1 }, { QUERY: 'C.example.' }),
+      { received: 3, accepted: 3, rejected: {}, notJson: false },
+    ],
+    [
+      'concatenated events with a BOM and CRLF',
+      'dns',
+      '\uFEFF{"query":"a.example"}{"query":"b.example"}\r\n{"query":"c.example"}\r\n',
+      { received: 3, accepted: 3, rejected: {}, notJson: false },
+    ],
+    [
+      'a mix of good, malformed and invalid events',
+      'dns',
+      [
+        '{"query":"a.example"}',
+        '{"query":"b.example",,}',
+        '{"qtype":"A"}',
+        '{"query":"c.example","ts":"soon"}',
+        '{"query":"d.example","srcIP":"300.0.0.1"}',
+        '[{"query":"e.example"}, 7]',
+        '{"query":"f.example"',
+        '{"query":"g.example"}',
+      ].join('\n'),
+      {
+        received: 9,
+        accepted: 3,
+        rejected: { invalid_json: 2, missing_query: 1, invalid_ts: 1, invalid_srcIP: 1, not_an_object: 1 },
+        notJson: false,
+      },
+    ],
+    ['a top-level array of events', 'ip', '[{"srcIP":"10.0.0.1","proto":6},{"srcIp":"10.0.0.2"}]', { received: 2, accepted: 2, rejected: {}, notJson: false }],
+    ['an empty body', 'dns', '', { received: 0, accepted: 0, rejected: {}, notJson: false }],
+    ['a blank body', 'dns', '\n \r\n', { received: 0, accepted: 0, rejected: {}, notJson: false }],
+    ['an empty array', 'dns', '[]', { received: 0, accepted: 0, rejected: {}, notJson: false }],
+    ['plain text', 'dns', 'hello', { received: 1, accepted: 0, rejected: { invalid_json: 1 }, notJson: true }],
+    ['an array of numbers', 'dns', '[1,2]', { received: 2, accepted: 0, rejected: { not_an_object: 2 }, notJson: true }],
+    ['a JSON string', 'http', '"http://example.com/"', { received: 1, accepted: 0, rejected: { not_an_object: 1 }, notJson: true }],
+    ['truncated JSON', 'dns', '{"query":', { received: 1, accepted: 0, rejected: { invalid_json: 1 }, notJson: true }],
+    [
+      'objects that all fail validation (still a 200)',
+      'dns',
+      lines({ qtype: 'A' }, { foo: 1 }),
+      { received: 2, accepted: 0, rejected: { missing_query: 2 }, notJson: false },
+    ],
+  ])('%s', (_name, type, body, expected) => {
+    const parsed = parseTelemetryBatch(type, Buffer.isBuffer(body) ? body : Buffer.from(body), NOW);
+    expect({ received: parsed.received, accepted: parsed.events.length, rejected: parsed.rejected, notJson: parsed.notJson }).toEqual(expected);
+  });
+
+  it('returns normalised events in body order', () => {
+    const body = Buffer.from(
+      lines(
+        { ts: '2018-09-03T11:39:47.123456789+02:00', srcIp: '10.0.0.1', query: 'A.Example.', qtype: 16 },
+        { query: 'skip..me' },
+        { srcIP: '10.0.0.2', query: 'b.example' },
+      ),
+    );
+    expect(parseTelemetryBatch('dns', body, NOW).events).toEqual([
+      { ts: '2018-09-03T09:39:47.123Z', srcIP: '10.0.0.1', query: 'a.example', qtype: 'TXT' },
+      { ts: NOW.toISOString(), srcIP: '10.0.0.2', query: 'b.example' },
+    ]);
+  });
+
+  it('handles a 65,535-event batch (the largest clients send) in well under a second', () => {
+    const events = Array.from({ length: 65_535 }, (_, i) => ({
+      ts: '2024-05-01T11:59:59.123456Z',
+      srcIP: `10.0.${(i >> 8) & 255}.${i & 255}`,
+      srcPort: 1024 + (i % 60000),
+      query: `host${i}.example.com`,
+      qtype: 'A',
+    }));
+    const started = Date.now();
+    const parsed = parseTelemetryBatch('dns', Buffer.from(lines(...events)), NOW);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(parsed.received).toBe(65_535);
+    expect(parsed.events).toHaveLength(65_535);
+    expect(parsed.events[65_534]).toEqual({ ...events[65_534], ts: '2024-05-01T11:59:59.123Z' });
+  });
+});
