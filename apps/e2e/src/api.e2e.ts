@@ -25,8 +25,8 @@ async function untilKnown(key: string): Promise<void> {
 
 beforeAll(async () => {
   vigil = await startVigil({ env: { VIGIL_VISIBILITY_DELAY_MS: '200' } });
-  keys.inactive = await createKey(['--inactive']);
-  keys.expiring = await createKey(['--expires', '2s']);
+  keys.inactive = await createKey(['--inactive', '--workspace', 'pending']);
+  keys.expiring = await createKey(['--expires', '2s', '--workspace', 'short-lived']);
   keys.revoked = await createKey(['--workspace', 'other']);
   await Promise.all([untilKnown(keys.inactive), untilKnown(keys.expiring), untilKnown(keys.revoked)]);
   const prefix = keys.revoked.slice(0, 12);
@@ -199,7 +199,8 @@ describe('findings and alerts end to end', () => {
       expect(finding.time).toBeLessThan(1e11);
       expect(Number.isInteger(finding.time)).toBe(true);
     }
-    const tunnel = records.find((f) => f.enrichments[0].data.aggregation.key.detections[0].id === 'dns_tunnel');
+    const tunnel = records.find((f) => f.enrichments[0].data.aggregation.key.detections[0].key === 'tunnel-example.com');
+    expect(records.some((f) => f.enrichments[0].data.aggregation.key.detections[0].key === 'inactive-tunnel.com')).toBe(false);
     const aggregation = tunnel.enrichments[0].data.aggregation;
     expect(aggregation.key).toMatchObject({ srcIP: '10.1.1.5', workspaceID: expect.any(String) });
     expect(aggregation.key.detections[0]).toMatchObject({ key: 'tunnel-example.com', threat: 'multiple_long_hostnames' });

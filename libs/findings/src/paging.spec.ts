@@ -1,3 +1,4 @@
+import { createRng } from '@vigil/testing';
 import type { FindingRecord } from '@vigil/contracts';
 import { decodeBookmark } from './bookmark';
 import { InvalidQueryError } from './errors';
@@ -7,16 +8,10 @@ import { findingRecord, openTempFindingsStore, servedId, sleep, type TempStore }
 const DELAY_MS = 200;
 const DAY_MS = 86_400_000;
 
-/** Small seeded PRNG so that a failing interleaving of batch sizes and delays can be replayed (PAGING_SEED). */
+/** Seeded random numbers so that a failing interleaving of batch sizes and delays can be replayed (PAGING_SEED). */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
+  return () => rng.next();
 }
 
 describe('paging findings (real chdb)', () => {

@@ -263,4 +263,24 @@ describe('createDecompressionHook over a real socket', () => {
     const res = await postChunks(chunks, 'gzip');
     expect(res.status).toBe(413);
   });
+
+  it('survives a client that disconnects half-way through a gzip body', async () => {
+    const encoded = gzipSync(randomBytes(256 * 1024));
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/v1/events/dns',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(encoded.length) },
+      });
+      req.on('error', () => resolve());
+      req.write(encoded.subarray(0, 64 * 1024), () => setTimeout(() => req.destroy(), 50));
+      req.on('close', () => resolve());
+    });
+    const body = Buffer.from('{"query":"still.up"}');
+    const res = await postChunks([gzipSync(body)], 'gzip');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).sha256).toBe(sha256(body));
+  });
 });

@@ -14,7 +14,8 @@
  * of times, so the cost stays linear even for hostile bodies.
  *
  * Leniency: a UTF-8 BOM (at the start or before any value) is skipped, commas between top-level values are
- * ignored, and a top-level array is a batch: each element is one item.
+ * ignored, and a top-level array is a batch: each element is one item. Top-level scalars (`123`, `"x"`) are
+ * items like any value; the normaliser rejects them as `not_an_object`.
  *
  * Recovery from malformed text. The malformed part is one `invalid_json` item, and reading resumes at:
  * - the next line, when the value breaks at a line end: a raw newline inside a string (JSON forbids it), or

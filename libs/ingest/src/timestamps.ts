@@ -104,6 +104,7 @@ function fromString(raw: string): TimestampResult {
   const s = raw.charCodeAt(0) <= SPACE || raw.charCodeAt(raw.length - 1) <= SPACE ? raw.trim() : raw;
   if (isCanonicalIso(s)) return s;
   if (s.charCodeAt(4) !== MINUS) return EPOCH.test(s) ? fromEpoch(Number(s)) : INVALID_TIME;
+  if (s.length < 19) return INVALID_TIME;
   const year = digits(s, 0, 4);
   const month = digits(s, 5, 2);
   const day = digits(s, 8, 2);
@@ -160,12 +161,13 @@ function offsetAt(s: string, i: number): number | undefined {
   if (i === length) return 0;
   const mark = s.charCodeAt(i);
   if (mark === 90 /* Z */ || mark === 122 /* z */) return i + 1 === length ? 0 : undefined;
-  if (mark !== PLUS && mark !== MINUS) return undefined;
+  if ((mark !== PLUS && mark !== MINUS) || i + 3 > length) return undefined;
   const hours = digits(s, i + 1, 2);
   let minutes = 0;
   let end = i + 3;
   if (end < length) {
     if (s.charCodeAt(end) === COLON) end++;
+    if (end + 2 > length) return undefined;
     minutes = digits(s, end, 2);
     end += 2;
   }
@@ -173,15 +175,17 @@ function offsetAt(s: string, i: number): number | undefined {
   return (mark === MINUS ? -1 : 1) * (hours * 60 + minutes);
 }
 
-/** The number written by `count` digits at `from`, or -1. */
-function digits(s: string, from: number, count: number): number {
-  let n = 0;
-  for (let i = from; i < from + count; i++) {
-    const code = s.charCodeAt(i);
-    if (!isDigit(code)) return -1;
-    n = n * 10 + (code - ZERO);
-  }
-  return n;
+/** The number written by `count` (2 or 4) digits at `from`, or -1. The caller makes sure they are in `s`. */
+function digits(s: string, from: number, count: 2 | 4): number {
+  const a = s.charCodeAt(from) - ZERO;
+  const b = s.charCodeAt(from + 1) - ZERO;
+  // `>>> 0` makes a negative difference huge: one comparison per digit.
+  if (a >>> 0 > 9 || b >>> 0 > 9) return -1;
+  if (count === 2) return a * 10 + b;
+  const c = s.charCodeAt(from + 2) - ZERO;
+  const d = s.charCodeAt(from + 3) - ZERO;
+  if (c >>> 0 > 9 || d >>> 0 > 9) return -1;
+  return a * 1000 + b * 100 + c * 10 + d;
 }
 
 function isDigit(code: number): boolean {

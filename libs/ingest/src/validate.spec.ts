@@ -186,6 +186,8 @@ describe('normalizeEvent: rejections', () => {
     ['a counter string with a sign', 'ip', { packetsIn: '-3' }, 'invalid_packetsIn'],
     ['a status of the wrong type', 'http', { url: 'x.test', status: 'OK' }, 'invalid_status'],
     ['a negative duration', 'ip', { duration: -1 }, 'invalid_duration'],
+    ['an infinite duration (1e400)', 'ip', JSON.parse('{"duration":1e400}'), 'invalid_duration'],
+    ['a counter beyond 2^53', 'ip', JSON.parse('{"bytesIn":12345678901234567890}'), 'invalid_bytesIn'],
     ['a duration that is not a number', 'lease', { duration: 'long' }, 'invalid_duration'],
     ['a boolean for a text field', 'http', { url: 'x.test', method: true }, 'invalid_method'],
     ['a list for a text field', 'ip', { app: ['dns'] }, 'invalid_app'],

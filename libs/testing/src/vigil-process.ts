@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -53,16 +55,7 @@ export async function startVigil(options: { dataDir?: string; env?: Record<strin
       child.kill('SIGKILL');
       throw new Error(`vigil did not become ready in 60 s:\n${output}`);
     }
-    if (scheme === 'http') {
-      try {
-        const res = await fetch(`${baseUrl}/readyz`);
-        if (res.status === 200) break;
-      } catch {
-        /* not listening yet */
-      }
-    } else if (/listening on/.test(output)) {
-      break;
-    }
+    if ((await readyzStatus(baseUrl)) === 200) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -76,6 +69,19 @@ export async function startVigil(options: { dataDir?: string; env?: Record<strin
       await exited;
     },
   };
+}
+
+/** GET /readyz over HTTP or HTTPS (self-signed certificates accepted); 0 when nothing answers. */
+function readyzStatus(baseUrl: string): Promise<number> {
+  const client = baseUrl.startsWith('https:') ? https : http;
+  return new Promise((resolve) => {
+    const request = client.get(`${baseUrl}/readyz`, { rejectUnauthorized: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    request.on('error', () => resolve(0));
+    request.on('timeout', () => request.destroy());
+  });
 }
 
 export function basicAuth(key: string, password = ''): string {

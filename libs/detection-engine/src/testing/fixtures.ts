@@ -1,3 +1,4 @@
+import { createRng } from '@vigil/testing';
 import { readFileSync } from 'node:fs';
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
 
@@ -23,16 +24,10 @@ export function benignNames(file: 'cisco-top20k.txt' | 'tranco10k.txt' | 'majest
   return readFileSync(`${DATA_DIR}/benign/${file}`, 'utf8').split('\n').filter((line) => line.length > 0);
 }
 
-/** Small deterministic PRNG (mulberry32) so that shuffles and timings are the same on every run. */
+/** Seeded random numbers so that shuffles and timings are the same on every run. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
+  return () => rng.next();
 }
 
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
