@@ -2,7 +2,7 @@ import type { FindingRecord, TelemetryBatch } from '@vigil/contracts';
 import { matchZone, splitHostname, zoneSet } from './domain';
 import { OAST_SERVICES } from './detections/oast/oast-services';
 import { DetectionEngine, InvalidBatchError } from './engine';
-import { assertValidOcsf } from './testing/assert-valid-ocsf';
+import { assertValidOcsfFinding as assertValidOcsf } from '@vigil/testing';
 import { batch, benignNames, dnsEvent, httpEvent, seededRandom, shuffled, T0, tunnelQueries } from './testing/fixtures';
 
 /** Every finding any test here produces goes through the schema. */

@@ -6,3 +6,4 @@ export * from './ndjson-body';
 export * from './temp-dir';
 export * from './openapi-validator';
 export * from './vigil-process';
+export * from './shared-dir';

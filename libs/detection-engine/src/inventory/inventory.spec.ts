@@ -1,10 +1,11 @@
+import { sharedDir } from '@vigil/testing';
 import { readFileSync } from 'node:fs';
 import { DNS_TUNNEL } from '../detections/dns-tunnel/dns-tunnel';
 import { OAST_DOMAIN } from '../detections/oast/oast-domain';
 import { FLAG_DICTIONARY } from './flags';
 import { THREAT_DICTIONARY } from './threats';
 
-const clientsNotes = readFileSync('/work/shared/notes/clients.md', 'utf8');
+const clientsNotes = readFileSync(sharedDir('notes', 'clients.md'), 'utf8');
 
 /** `id` "Title" (4[, policy]) entries of the "Known real threat IDs" paragraph. */
 function documentedThreats(): { id: string; title: string; severity?: number; policy: boolean }[] {

@@ -1,7 +1,7 @@
 import { FindingAggregator, type FindingVersion } from '../aggregation/finding-aggregator';
 import { OastDomainDetector } from '../detections/oast/oast-domain';
 import { observeEvent } from '../observed-event';
-import { assertValidOcsf } from '../testing/assert-valid-ocsf';
+import { assertValidOcsfFinding as assertValidOcsf } from '@vigil/testing';
 import { batch, dnsEvent, httpEvent, T0 } from '../testing/fixtures';
 import { buildDetectionFinding } from './finding-builder';
 
@@ -156,8 +156,8 @@ describe('assertValidOcsf', () => {
     const [v] = versionsFor([observeEvent(dnsBatch, 0)], 'batch-x');
     const good = buildDetectionFinding(v, { processedMs: T0 });
     const noDatetimeProfile = { ...good, metadata: { ...(good.metadata as object), profiles: ['host'] } };
-    expect(() => assertValidOcsf(noDatetimeProfile)).toThrow(/invalid OCSF/);
-    expect(() => assertValidOcsf({ ...good, type_uid: 200402 })).toThrow(/invalid OCSF/);
+    expect(() => assertValidOcsf(noDatetimeProfile)).toThrow(/valid OCSF/);
+    expect(() => assertValidOcsf({ ...good, type_uid: 200402 })).toThrow(/valid OCSF/);
     expect(() => assertValidOcsf({ ...good, time: '2026-01-01' })).toThrow(/time/);
     expect(() => assertValidOcsf({ ...good, unknown_field: 1 })).toThrow(/additional/);
   });

@@ -1,8 +1,8 @@
-import { createRng } from '@vigil/testing';
+import { createRng, sharedDir } from '@vigil/testing';
 import { readFileSync } from 'node:fs';
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
 
-export const DATA_DIR = '/work/shared/data';
+export const DATA_DIR = sharedDir('data');
 
 const tunnelCache = new Map<string, string[]>();
 
