@@ -96,11 +96,11 @@ async function main(): Promise<void> {
         `| ${size} MB gzip NDJSON (${(gz.length / MB).toFixed(2)} MB on the wire) | ${Math.round(rate(parseNoGunzip)).toLocaleString()} | ${Math.round(rate(baseline)).toLocaleString()} | ${Math.round(rate(ingest)).toLocaleString()} | ${(rate(ingest) / rate(parseNoGunzip)).toFixed(2)} | ${(rate(ingest) / rate(baseline)).toFixed(2)} |`,
       );
     }
-    const latencies = await findingLatencies(vigil, 20);
     console.log('\n## Ingest throughput (events/s; one client, sequential requests)\n');
     console.log('| body | baseline split+JSON.parse | baseline gunzip+split+JSON.parse | Vigil end to end | ratio to split+parse | ratio to gunzip+parse |');
     console.log('|---|---|---|---|---|---|');
     rows.forEach((row) => console.log(row));
+    const latencies = await findingLatencies(vigil, 20);
     console.log('\n## Time from 200 to finding visible over GET /v1/findings (20 samples)\n');
     console.log(`p50 ${Math.round(percentile(latencies, 50))} ms, p95 ${Math.round(percentile(latencies, 95))} ms, max ${Math.round(Math.max(...latencies))} ms (visibility delay ${process.env.VIGIL_VISIBILITY_DELAY_MS ?? 1000} ms included)`);
   } finally {

@@ -26,20 +26,23 @@ export function packTelemetryRecords(
   const records: BusRecord[] = [];
   let part = 0;
   for (const [key, group] of groups) {
-    let chunk: TelemetryEvent[] = [];
+    let chunk: string[] = [];
     let chunkBytes = 0;
     const flush = () => {
       if (chunk.length === 0) return;
-      const batch: TelemetryBatch = { v: 1, workspaceId, type, batchId: `${requestId}.${part++}`, receivedAt, events: chunk };
-      records.push({ key, value: Buffer.from(JSON.stringify(batch)), headers: { type } });
+      const batchId = `${requestId}.${part++}`;
+      // Each event is serialized once; the batch JSON is assembled around the serialized events.
+      const header: Omit<TelemetryBatch, 'events'> = { v: 1, workspaceId, type, batchId, receivedAt };
+      const value = Buffer.from(`${JSON.stringify(header).slice(0, -1)},"events":[${chunk.join(',')}]}`);
+      records.push({ key, value, headers: { type, batchId, receivedAt: String(receivedAt), events: String(chunk.length) } });
       chunk = [];
       chunkBytes = 0;
     };
     for (const event of group) {
-      const size = JSON.stringify(event).length;
-      if (chunkBytes + size > MAX_RECORD_BYTES) flush();
-      chunk.push(event);
-      chunkBytes += size;
+      const json = JSON.stringify(event);
+      if (chunkBytes + json.length > MAX_RECORD_BYTES) flush();
+      chunk.push(json);
+      chunkBytes += json.length + 1;
     }
     flush();
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
-import { TOPICS, type TelemetryBatch } from '@vigil/contracts';
+import { TOPICS } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
 import { STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
 import { TELEMETRY_MIGRATIONS } from './migrations';
@@ -36,27 +36,19 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
   }
 
   private async archive(batch: BusBatch): Promise<void> {
-    const rows: Record<string, unknown>[] = [];
-    for (const record of batch.records) {
-      let telemetry: TelemetryBatch;
-      try {
-        telemetry = JSON.parse(record.value.toString('utf8')) as TelemetryBatch;
-      } catch {
-        continue; // the scoring engine dead-letters unreadable records; nothing to archive
-      }
-      telemetry.events.forEach((event, index) => {
-        const ts = Date.parse(event.ts);
-        rows.push({
-          workspace_id: telemetry.workspaceId,
-          type: telemetry.type,
-          ts: toClickHouseTime(Number.isFinite(ts) ? ts : telemetry.receivedAt),
-          src_ip: event.srcIP ?? '',
-          event_id: `${telemetry.batchId}:${index}`,
-          received_at: toClickHouseTime(telemetry.receivedAt),
-          body: JSON.stringify(event),
-        });
-      });
-    }
-    if (rows.length) await this.store.client.insert({ table: 'telemetry.events', format: 'JSONEachRow', values: rows });
+    const rows = batch.records.map((record) => {
+      const separator = record.key.indexOf('|');
+      const receivedAt = Number(record.headers?.receivedAt ?? record.timestamp);
+      return {
+        workspace_id: record.key.slice(0, separator),
+        type: record.headers?.type ?? '',
+        src_ip: record.key.slice(separator + 1),
+        batch_id: record.headers?.batchId ?? `${batch.topic}:${batch.partition}:${record.offset}`,
+        received_at: toClickHouseTime(Number.isFinite(receivedAt) ? receivedAt : record.timestamp),
+        event_count: Number(record.headers?.events ?? 0),
+        events: record.value.toString('utf8'),
+      };
+    });
+    if (rows.length) await this.store.client.insert({ table: 'telemetry.batches', format: 'JSONEachRow', values: rows });
   }
 }
