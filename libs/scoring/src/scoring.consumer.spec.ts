@@ -1,0 +1,68 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { BUS, type Bus, type ConsumedRecord } from '@vigil/bus';
+import { loadConfig } from '@vigil/config';
+import { TOPICS, type FindingRecord, type TelemetryBatch } from '@vigil/contracts';
+import { PlatformModule } from '@vigil/platform';
+import { makeTempDir, tunnelDnsEvents } from '@vigil/testing';
+import { ScoringModule } from './scoring.module';
+
+async function collect(bus: Bus, topic: string, count: number): Promise<ConsumedRecord[]> {
+  const seen: ConsumedRecord[] = [];
+  const subscription = await bus.subscribe({ topic }, async (batch) => {
+    seen.push(...batch.records);
+  });
+  for (let i = 0; i < 250 && seen.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  await subscription.close();
+  return seen;
+}
+
+describe('ScoringConsumer (real local bus)', () => {
+  const temp = makeTempDir('vigil-scoring-');
+  let app: INestApplicationContext;
+  let bus: Bus;
+
+  beforeAll(async () => {
+    const config = loadConfig({ VIGIL_DATA_DIR: temp.path });
+    app = await NestFactory.createApplicationContext(
+      { module: class ScoringSpecModule {}, imports: [PlatformModule.forRoot(config, { http: false }), ScoringModule] },
+      { logger: false },
+    );
+    await app.init();
+    bus = app.get<Bus>(BUS);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    temp.cleanup();
+  });
+
+  it('turns telemetry on the events topic into findings and alerts on their topics', async () => {
+    const batch: TelemetryBatch = {
+      v: 1,
+      workspaceId: 'ws-1',
+      type: 'dns',
+      batchId: 'b-1',
+      receivedAt: Date.now(),
+      events: tunnelDnsEvents(30, { domain: 'scoring-spec.net', srcIP: '10.3.3.3', startTs: Date.now() - 20_000, intervalMs: 500 }),
+    };
+    await bus.publish(TOPICS.events.name, [{ key: 'ws-1|10.3.3.3', value: Buffer.from(JSON.stringify(batch)) }]);
+    const findings = await collect(bus, TOPICS.findings.name, 1);
+    expect(findings.length).toBeGreaterThan(0);
+    const finding = JSON.parse(findings[0].value.toString()) as FindingRecord;
+    expect(findings[0].key).toBe('ws-1');
+    expect(finding).toMatchObject({ workspaceId: 'ws-1', severityId: 4 });
+    const alerts = await collect(bus, TOPICS.alerts.name, 1);
+    expect(alerts.length).toBeGreaterThan(0);
+  });
+
+  it('sends records it cannot read to the dead-letter topic and carries on', async () => {
+    await bus.publish(TOPICS.events.name, [
+      { key: 'ws-1|10.4.4.4', value: Buffer.from('{not json') },
+      { key: 'ws-1|10.4.4.5', value: Buffer.from(JSON.stringify({ v: 99 })) },
+    ]);
+    const dead = await collect(bus, TOPICS.deadLetter.name, 2);
+    expect(dead.map((r) => r.headers?.reason?.split(':')[0]).sort()).toEqual(['invalid', 'unreadable']);
+    expect(dead.every((r) => r.headers?.source === TOPICS.events.name)).toBe(true);
+  });
+});

@@ -1,0 +1,53 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { BUS, type Bus } from '@vigil/bus';
+import { loadConfig } from '@vigil/config';
+import { TOPICS } from '@vigil/contracts';
+import { packTelemetryRecords } from '@vigil/gateway';
+import { PlatformModule } from '@vigil/platform';
+import { STORE_FACTORY, type StoreFactory } from '@vigil/store';
+import { benignDnsEvents, makeTempDir } from '@vigil/testing';
+import { TELEMETRY_MIGRATIONS } from './migrations';
+import { TelemetryArchiveModule } from './telemetry-archive.module';
+
+describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
+  const temp = makeTempDir('vigil-archive-');
+  let app: INestApplicationContext;
+
+  beforeAll(async () => {
+    const config = loadConfig({ VIGIL_DATA_DIR: temp.path });
+    app = await NestFactory.createApplicationContext(
+      { module: class ArchiveSpecModule {}, imports: [PlatformModule.forRoot(config, { http: false }), TelemetryArchiveModule] },
+      { logger: false },
+    );
+    await app.init();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    temp.cleanup();
+  });
+
+  it('stores every accepted event, queryable one by one, and ignores re-delivery', async () => {
+    const bus = app.get<Bus>(BUS);
+    const events = benignDnsEvents(120, { hosts: 4 });
+    const records = packTelemetryRecords('ws-archive', 'dns', events, Date.now(), 'req-1');
+    await bus.publish(TOPICS.events.name, records);
+    await bus.publish(TOPICS.events.name, records.slice(0, 1));
+    const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
+    let count = 0;
+    for (let i = 0; i < 150 && count < 120; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const result = await store.client.query({
+        query: `SELECT toString(count()) AS n FROM (
+                  SELECT arrayJoin(JSONExtractArrayRaw(events, 'events')) AS e FROM telemetry.batches FINAL
+                  WHERE workspace_id = 'ws-archive')`,
+        format: 'JSONEachRow',
+      });
+      count = Number((await result.json<{ n: string }>())[0].n);
+    }
+    expect(count).toBe(120);
+    const hosts = await store.client.query({ query: `SELECT DISTINCT src_ip FROM telemetry.batches WHERE workspace_id = 'ws-archive'`, format: 'JSONEachRow' });
+    expect((await hosts.json<{ src_ip: string }>()).length).toBe(4);
+  });
+});
