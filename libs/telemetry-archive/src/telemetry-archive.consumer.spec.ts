@@ -50,4 +50,18 @@ describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
     const hosts = await store.client.query({ query: `SELECT DISTINCT src_ip FROM telemetry.batches WHERE workspace_id = 'ws-archive'`, format: 'JSONEachRow' });
     expect((await hosts.json<{ src_ip: string }>()).length).toBe(4);
   });
+
+  it('archives a record whose JSON spans lines (from another producer) intact', async () => {
+    const bus = app.get<Bus>(BUS);
+    const pretty = JSON.stringify({ v: 1, workspaceId: 'ws-pretty', type: 'dns', batchId: 'p-1', receivedAt: Date.now(), events: [{ ts: '2026-01-01T00:00:00.000Z', srcIP: '10.9.0.1', query: 'a.com' }] }, null, 2);
+    await bus.publish(TOPICS.events.name, [{ key: 'ws-pretty|10.9.0.1', value: Buffer.from(pretty) }]);
+    const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
+    let rows: { src_ip: string; event_count: number }[] = [];
+    for (let i = 0; i < 150 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const result = await store.client.query({ query: `SELECT src_ip, event_count FROM telemetry.batches WHERE workspace_id = 'ws-pretty'`, format: 'JSONEachRow' });
+      rows = await result.json();
+    }
+    expect(rows).toEqual([{ src_ip: '10.9.0.1', event_count: 1 }]);
+  });
 });

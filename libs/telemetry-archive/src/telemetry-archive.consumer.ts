@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
 import { TOPICS } from '@vigil/contracts';
@@ -6,8 +7,6 @@ import { STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/stor
 import { TELEMETRY_MIGRATIONS } from './migrations';
 
 export const TELEMETRY_ARCHIVE_GROUP = 'telemetry-archive';
-
-const toClickHouseTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
 /** Stores every accepted event (30-day retention), as one more consumer of the events topic. */
 @Injectable()
@@ -36,19 +35,21 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
   }
 
   private async archive(batch: BusBatch): Promise<void> {
-    const rows = batch.records.map((record) => {
-      const separator = record.key.indexOf('|');
-      const receivedAt = Number(record.headers?.receivedAt ?? record.timestamp);
-      return {
-        workspace_id: record.key.slice(0, separator),
-        type: record.headers?.type ?? '',
-        src_ip: record.key.slice(separator + 1),
-        batch_id: record.headers?.batchId ?? `${batch.topic}:${batch.partition}:${record.offset}`,
-        received_at: toClickHouseTime(Number.isFinite(receivedAt) ? receivedAt : record.timestamp),
-        event_count: Number(record.headers?.events ?? 0),
-        events: record.value.toString('utf8'),
-      };
-    });
-    if (rows.length) await this.store.client.insert({ table: 'telemetry.batches', format: 'JSONEachRow', values: rows });
+    // One TabSeparatedRaw line per record: the record's JSON verbatim (JSON.stringify never emits a raw tab or
+    // newline; a record that has them is re-serialized).
+    const lines = batch.records.map((record) => (record.value.includes(0x0a) || record.value.includes(0x09) ? reserialize(record.value) : record.value));
+    if (lines.length === 0) return;
+    const body = Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
+    await this.store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) });
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+function reserialize(value: Buffer): Buffer {
+  try {
+    return Buffer.from(JSON.stringify(JSON.parse(value.toString('utf8'))));
+  } catch {
+    return Buffer.from(JSON.stringify({ unreadable: value.toString('base64') }));
   }
 }

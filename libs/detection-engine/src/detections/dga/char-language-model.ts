@@ -1,0 +1,80 @@
+/**
+ * A character trigram language model of domain labels: the surprisal (-log2 p, in bits) of each character
+ * given the two before it, with a boundary symbol before the first and after the last character. Trained on
+ * popular (benign) labels, it says how unlike names people choose a label is.
+ */
+
+/** The characters a registrable label may hold; anything else is scored as `_`. */
+export const LABEL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789-_';
+const BOUNDARY = LABEL_ALPHABET.length;
+const SYMBOLS = LABEL_ALPHABET.length + 1;
+const OTHER = LABEL_ALPHABET.indexOf('_');
+/** Surprisals are stored in steps of 1/8 bit, capped at 255 steps (about 32 bits). */
+export const SURPRISAL_STEP_BITS = 0.125;
+const MAX_STEPS = 255;
+
+const SYMBOL_OF = new Map<string, number>([...LABEL_ALPHABET].map((ch, i) => [ch, i]));
+
+export function symbolsOf(label: string): number[] {
+  const out = new Array<number>(label.length);
+  for (let i = 0; i < label.length; i++) out[i] = SYMBOL_OF.get(label[i]) ?? OTHER;
+  return out;
+}
+
+export class CharLanguageModel {
+  /** Quantised surprisal of symbol c after context (a, b), at index (a * SYMBOLS + b) * SYMBOLS + c. */
+  constructor(readonly table: Uint8Array) {
+    if (table.length !== SYMBOLS ** 3) {
+      throw new Error(`char language model: expected ${SYMBOLS ** 3} entries, got ${table.length}`);
+    }
+  }
+
+  /**
+   * Interpolated trigram estimate (each order backs off to the lower one in proportion to `backoff`), so
+   * that unseen but plausible transitions are not scored as impossible.
+   */
+  static train(labels: Iterable<string>, backoff = 4): CharLanguageModel {
+    const uni = new Float64Array(SYMBOLS);
+    const bi = new Float64Array(SYMBOLS ** 2);
+    const tri = new Float64Array(SYMBOLS ** 3);
+    for (const label of labels) {
+      const s = [BOUNDARY, BOUNDARY, ...symbolsOf(label), BOUNDARY];
+      for (let i = 2; i < s.length; i++) {
+        uni[s[i]]++;
+        bi[s[i - 1] * SYMBOLS + s[i]]++;
+        tri[(s[i - 2] * SYMBOLS + s[i - 1]) * SYMBOLS + s[i]]++;
+      }
+    }
+    const total = uni.reduce((a, b) => a + b, 0);
+    const p1 = Array.from(uni, (n) => (n + 1) / (total + SYMBOLS));
+    const ctx1 = new Float64Array(SYMBOLS);
+    for (let b = 0; b < SYMBOLS; b++) for (let c = 0; c < SYMBOLS; c++) ctx1[b] += bi[b * SYMBOLS + c];
+    const p2 = new Float64Array(SYMBOLS ** 2);
+    for (let b = 0; b < SYMBOLS; b++) {
+      for (let c = 0; c < SYMBOLS; c++) p2[b * SYMBOLS + c] = (bi[b * SYMBOLS + c] + backoff * p1[c]) / (ctx1[b] + backoff);
+    }
+    const table = new Uint8Array(SYMBOLS ** 3);
+    for (let a = 0; a < SYMBOLS; a++) {
+      for (let b = 0; b < SYMBOLS; b++) {
+        const base = (a * SYMBOLS + b) * SYMBOLS;
+        let ctx = 0;
+        for (let c = 0; c < SYMBOLS; c++) ctx += tri[base + c];
+        for (let c = 0; c < SYMBOLS; c++) {
+          const p = (tri[base + c] + backoff * p2[b * SYMBOLS + c]) / (ctx + backoff);
+          table[base + c] = Math.min(MAX_STEPS, Math.round(-Math.log2(p) / SURPRISAL_STEP_BITS));
+        }
+      }
+    }
+    return new CharLanguageModel(table);
+  }
+
+  /** Surprisal in bits of every character of `label` and of its end, in order. */
+  surprisals(label: string): number[] {
+    const s = [BOUNDARY, BOUNDARY, ...symbolsOf(label), BOUNDARY];
+    const out = new Array<number>(s.length - 2);
+    for (let i = 2; i < s.length; i++) {
+      out[i - 2] = this.table[(s[i - 2] * SYMBOLS + s[i - 1]) * SYMBOLS + s[i]] * SURPRISAL_STEP_BITS;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,164 @@
+import type { CharLanguageModel } from './char-language-model';
+
+/**
+ * Features of one registrable label (`example` of `www.example.co.uk`), shared by the training script and
+ * inference so that both see exactly the same numbers. The TLD is deliberately not a feature.
+ */
+
+export const DENSE_FEATURE_NAMES = [
+  'length/40',
+  'len_1_4',
+  'len_5_6',
+  'len_7_8',
+  'len_9_10',
+  'len_11_13',
+  'len_14_17',
+  'len_18_24',
+  'len_25_plus',
+  'digit_ratio',
+  'has_hyphen',
+  'has_underscore',
+  'vowel_ratio',
+  'max_consonant_run/10',
+  'max_consonant_run_ratio',
+  'max_vowel_run/5',
+  'max_digit_run_ratio',
+  'entropy/4',
+  'entropy_ratio',
+  'distinct_ratio',
+  'letter_digit_switch_rate',
+  'lm_mean_surprisal/10',
+  'lm_max_surprisal/20',
+  'lm_rare_fraction',
+  'lm_mean_x_short',
+  'lm_mean_x_long',
+] as const;
+
+export const DENSE_FEATURE_COUNT = DENSE_FEATURE_NAMES.length;
+
+const LENGTH_BUCKETS: readonly [number, number][] = [
+  [1, 4],
+  [5, 6],
+  [7, 8],
+  [9, 10],
+  [11, 13],
+  [14, 17],
+  [18, 24],
+  [25, Infinity],
+];
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
+/** A transition this surprising (bits) is rare in popular labels. */
+const RARE_SURPRISAL_BITS = 9;
+
+function isDigit(ch: string): boolean {
+  return ch >= '0' && ch <= '9';
+}
+function isLetter(ch: string): boolean {
+  return ch >= 'a' && ch <= 'z';
+}
+
+export function denseFeatures(label: string, lm: CharLanguageModel): Float64Array {
+  const n = label.length;
+  const f = new Float64Array(DENSE_FEATURE_COUNT);
+  if (n === 0) return f;
+  let digits = 0;
+  let letters = 0;
+  let vowels = 0;
+  let consonantRun = 0;
+  let maxConsonantRun = 0;
+  let vowelRun = 0;
+  let maxVowelRun = 0;
+  let digitRun = 0;
+  let maxDigitRun = 0;
+  let switches = 0;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const ch = label[i];
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    const digit = isDigit(ch);
+    const letter = isLetter(ch);
+    const vowel = VOWELS.has(ch);
+    if (digit) digits++;
+    if (letter) letters++;
+    if (vowel) vowels++;
+    consonantRun = letter && !vowel ? consonantRun + 1 : 0;
+    vowelRun = vowel ? vowelRun + 1 : 0;
+    digitRun = digit ? digitRun + 1 : 0;
+    maxConsonantRun = Math.max(maxConsonantRun, consonantRun);
+    maxVowelRun = Math.max(maxVowelRun, vowelRun);
+    maxDigitRun = Math.max(maxDigitRun, digitRun);
+    if (i > 0 && ((digit && isLetter(label[i - 1])) || (letter && isDigit(label[i - 1])))) switches++;
+  }
+  let entropy = 0;
+  for (const c of counts.values()) entropy -= (c / n) * Math.log2(c / n);
+
+  const surprisals = lm.surprisals(label);
+  let sum = 0;
+  let max = 0;
+  let rare = 0;
+  for (const s of surprisals) {
+    sum += s;
+    max = Math.max(max, s);
+    if (s >= RARE_SURPRISAL_BITS) rare++;
+  }
+  const lmMean = sum / surprisals.length / 10;
+
+  let i = 0;
+  f[i++] = Math.min(n, 40) / 40;
+  for (const [lo, hi] of LENGTH_BUCKETS) f[i++] = n >= lo && n <= hi ? 1 : 0;
+  f[i++] = digits / n;
+  f[i++] = label.includes('-') ? 1 : 0;
+  f[i++] = label.includes('_') ? 1 : 0;
+  f[i++] = letters > 0 ? vowels / letters : 0;
+  f[i++] = Math.min(maxConsonantRun, 10) / 10;
+  f[i++] = maxConsonantRun / n;
+  f[i++] = Math.min(maxVowelRun, 5) / 5;
+  f[i++] = maxDigitRun / n;
+  f[i++] = entropy / 4;
+  f[i++] = n > 1 ? entropy / Math.log2(n) : 0;
+  f[i++] = counts.size / n;
+  f[i++] = n > 1 ? switches / (n - 1) : 0;
+  f[i++] = lmMean;
+  f[i++] = max / 20;
+  f[i++] = rare / surprisals.length;
+  f[i++] = n <= 8 ? lmMean : 0;
+  f[i++] = n >= 13 ? lmMean : 0;
+  return f;
+}
+
+/** 32-bit FNV-1a of a string (char codes < 256 here). */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * Hashed character n-grams of `^label$` (orders 2-4), each bucket weighted 1/sqrt(number of n-grams) so that
+ * long labels do not dominate. Returns parallel arrays of bucket indexes and values (bucket repeats summed).
+ */
+export function ngramFeatures(label: string, buckets: number, orders: readonly number[]): { index: Int32Array; value: Float64Array } {
+  const padded = `^${label}$`;
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (const order of orders) {
+    for (let i = 0; i + order <= padded.length; i++) {
+      const bucket = fnv1a(`${order}${padded.slice(i, i + order)}`) % buckets;
+      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+      total++;
+    }
+  }
+  const index = new Int32Array(counts.size);
+  const value = new Float64Array(counts.size);
+  const norm = total > 0 ? 1 / Math.sqrt(total) : 0;
+  let k = 0;
+  for (const [bucket, count] of counts) {
+    index[k] = bucket;
+    value[k] = count * norm;
+    k++;
+  }
+  return { index, value };
+}
