@@ -1,4 +1,8 @@
-/** One Jest run over every lib and app. `unit` = fast tests of one lib; `e2e` = real HTTP against the all-in-one app. */
+/**
+ * One Jest run over every lib and app. `unit` = fast tests of one lib; `e2e` = real HTTP against the all-in-one app;
+ * `integration` = adapters against real Kafka and Redis (started by tools/integration/global-setup.cjs, or
+ * KAFKA_BROKERS / REDIS_URL when set).
+ */
 const swc = [
   '@swc/jest',
   {
@@ -19,6 +23,14 @@ const shared = {
 module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/libs/**/*.integration.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tools/integration/jest.setup.ts'],
+      globalSetup: '<rootDir>/tools/integration/global-setup.cjs',
+      globalTeardown: '<rootDir>/tools/integration/global-teardown.cjs',
+    },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/apps/e2e/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/apps/e2e/jest.setup.ts'] },
   ],
 };

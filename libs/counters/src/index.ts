@@ -2,3 +2,4 @@ export * from './counters';
 export * from './memory/memory-rate-limiter';
 export * from './memory/memory-distinct-counter';
 export * from './counters.module';
+export * from './redis';

@@ -1,9 +1,12 @@
 import { isTelemetryType, type AlertRecord, type FindingRecord, type TelemetryBatch, type TelemetryType } from '@vigil/contracts';
 import { FindingAggregator } from './aggregation/finding-aggregator';
 import { buildAlert } from './alerts/alert-builder';
-import type { DetectionHit, Detector, DetectorStateStats } from './detections/detection';
+import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats } from './detections/detection';
 import { DnsTunnelDetector, type DnsTunnelOptions } from './detections/dns-tunnel/dns-tunnel';
 import { OastDomainDetector } from './detections/oast/oast-domain';
+import { createIntelDetectors } from './detections/intel/create-intel-detectors';
+import { createNetworkDetectors, type NetworkDetectorOptions } from './detections/network';
+import type { IndicatorStore } from './intel/indicator-store';
 import { observeEvent } from './observed-event';
 import { buildDetectionFinding } from './ocsf/finding-builder';
 import { LruMap } from './state/lru-map';
@@ -16,6 +19,11 @@ export interface DetectionEngineOptions {
   /** Wall clock for `metadata.processed_time` (epoch ms). Default Date.now. */
   clock?: () => number;
   dnsTunnel?: Partial<Omit<DnsTunnelOptions, 'maxKeys'>>;
+  network?: Omit<NetworkDetectorOptions, 'maxKeys'>;
+  /** Threat intelligence for the intel detections (C2, sinkholes, mining, Tor, ...); without it they are off. */
+  intel?: IndicatorStore;
+  /** Resolvers the organisation runs or sanctions: DNS to them is not resolver bypass. */
+  configuredResolvers?: readonly string[];
 }
 
 export interface DetectionResult {
@@ -67,7 +75,12 @@ export class DetectionEngine {
   constructor(opts: DetectionEngineOptions = {}) {
     const maxKeys = opts.maxKeys ?? DEFAULT_MAX_KEYS;
     if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
-    this.detectors = [new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }), new OastDomainDetector()];
+    this.detectors = [
+      new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }),
+      new OastDomainDetector(),
+      ...createNetworkDetectors({ ...opts.network, maxKeys }),
+      ...(opts.intel ? createIntelDetectors(opts.intel, { configuredResolvers: opts.configuredResolvers }) : []),
+    ];
     this.detectorsByType = new Map();
     for (const detector of this.detectors) {
       for (const type of detector.types) this.detectorsByType.set(type, [...(this.detectorsByType.get(type) ?? []), detector]);
@@ -117,6 +130,11 @@ export class DetectionEngine {
     const result = { findings, alerts };
     this.results.set(cacheKey, result);
     return result;
+  }
+
+  /** The definitions of every detection this engine runs. */
+  definitions(): DetectionDefinition[] {
+    return this.detectors.map((detector) => detector.definition);
   }
 
   /** Current state sizes and their bounds. */

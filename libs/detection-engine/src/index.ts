@@ -48,3 +48,6 @@ export { buildDetectionFinding, OCSF_VERSION, OCSF_PROFILES } from './ocsf/findi
 export type { FindingBuildOptions } from './ocsf/finding-builder';
 export { buildEvidence } from './ocsf/evidence';
 export type { OcsfEvidence, OcsfEndpoint } from './ocsf/evidence';
+
+export * from './detections/network';
+export * from './intel';

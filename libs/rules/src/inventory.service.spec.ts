@@ -1,13 +1,15 @@
-import { DNS_TUNNEL, OAST_DOMAIN } from '@vigil/detection-engine';
+import { DetectionEngine, IndicatorStore } from '@vigil/detection-engine';
 import { InventoryService } from './inventory.service';
 
 describe('InventoryService', () => {
   const inventory = new InventoryService();
 
   it('defines every threat and flag the built-in detections raise', () => {
-    for (const detection of [DNS_TUNNEL, OAST_DOMAIN]) {
-      expect(inventory.threats()[detection.threat]).toEqual(expect.objectContaining({ title: expect.any(String) }));
-      for (const flag of detection.flags) expect(inventory.flags()[flag]).toBeDefined();
+    const definitions = new DetectionEngine({ intel: new IndicatorStore({ seed: false }) }).definitions();
+    expect(definitions.length).toBeGreaterThan(20);
+    for (const detection of definitions) {
+      expect({ id: detection.id, threat: inventory.threats()[detection.threat] }).toEqual({ id: detection.id, threat: expect.objectContaining({ title: expect.any(String) }) });
+      for (const flag of detection.flags) expect({ id: detection.id, flag, defined: inventory.flags()[flag] !== undefined }).toEqual({ id: detection.id, flag, defined: true });
     }
   });
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
 import { TOPICS, type TelemetryBatch } from '@vigil/contracts';
-import { DetectionEngine, InvalidBatchError } from '@vigil/detection-engine';
+import { DetectionEngine, IndicatorStore, InvalidBatchError } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
 import { scoringMetrics } from './scoring-metrics';
 
@@ -15,7 +15,8 @@ export const SCORING_GROUP = 'scoring-engine';
 @Injectable()
 export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ScoringConsumer.name);
-  private readonly engine = new DetectionEngine();
+  /** One engine per process: state is keyed by (workspace, endpoint), and a host's events arrive on one partition. */
+  private readonly engine = new DetectionEngine({ intel: new IndicatorStore() });
   private subscription?: Subscription;
 
   constructor(

@@ -1,4 +1,6 @@
 import type { FlagDictionary } from '@vigil/contracts';
+import { INTEL_FLAGS } from '../detections/intel/intel-definitions';
+import { NETWORK_FLAGS } from '../detections/network/network-inventory';
 
 /**
  * The flag dictionary (GET /v1/ae/inventory/flags). `category` flags say what a destination is;
@@ -39,4 +41,6 @@ export const FLAG_DICTIONARY: FlagDictionary = {
 
   // Added by Vigil.
   long_hostname: { title: 'Unusually long host name that can carry encoded data', type: 'feature' },
+  ...NETWORK_FLAGS,
+  ...INTEL_FLAGS,
 };

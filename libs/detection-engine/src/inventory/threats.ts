@@ -1,4 +1,6 @@
 import type { ThreatDictionary } from '@vigil/contracts';
+import { INTEL_THREATS } from '../detections/intel/intel-definitions';
+import { NETWORK_THREATS } from '../detections/network/network-inventory';
 
 /**
  * The threat dictionary (GET /v1/ae/inventory/threats). IDs and titles of the established threats are the
@@ -36,4 +38,6 @@ export const THREAT_DICTIONARY: ThreatDictionary = {
     title: 'Interaction with an out-of-band application security testing (OAST) service indicating exploitation or security testing',
     severity: 4,
   },
+  ...NETWORK_THREATS,
+  ...INTEL_THREATS,
 };

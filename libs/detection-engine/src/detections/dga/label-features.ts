@@ -32,6 +32,14 @@ export const DENSE_FEATURE_NAMES = [
   'lm_rare_fraction',
   'lm_mean_x_short',
   'lm_mean_x_long',
+  'lm_sum_surprisal/50',
+  'llr_vs_uniform/20',
+  'is_hex_8_plus',
+  'digit_letter_mix',
+  'dga_lm_mean_surprisal/10',
+  'llr_mean/5',
+  'llr_sum/40',
+  'llr_min/10',
 ] as const;
 
 export const DENSE_FEATURE_COUNT = DENSE_FEATURE_NAMES.length;
@@ -57,7 +65,11 @@ function isLetter(ch: string): boolean {
   return ch >= 'a' && ch <= 'z';
 }
 
-export function denseFeatures(label: string, lm: CharLanguageModel): Float64Array {
+/**
+ * `lm` is the character model of popular labels, `dgaLm` the one of generated labels; their per-character
+ * log-likelihood ratio is the strongest single feature.
+ */
+export function denseFeatures(label: string, lm: CharLanguageModel, dgaLm: CharLanguageModel): Float64Array {
   const n = label.length;
   const f = new Float64Array(DENSE_FEATURE_COUNT);
   if (n === 0) return f;
@@ -123,6 +135,23 @@ export function denseFeatures(label: string, lm: CharLanguageModel): Float64Arra
   f[i++] = rare / surprisals.length;
   f[i++] = n <= 8 ? lmMean : 0;
   f[i++] = n >= 13 ? lmMean : 0;
+  f[i++] = sum / 50;
+  // Bits by which a uniform draw from the label's own alphabet explains the label better than popular names do.
+  const alphabet = digits === n ? 10 : /^[0-9a-f]+$/.test(label) ? 16 : digits > 0 ? 36 : 26;
+  f[i++] = (sum - n * Math.log2(alphabet)) / 20;
+  f[i++] = n >= 8 && alphabet === 16 ? 1 : 0;
+  f[i++] = digits > 0 && letters > 0 ? Math.min(digits, letters) / n : 0;
+  const dgaSurprisals = dgaLm.surprisals(label);
+  let dgaSum = 0;
+  let llrMin = Infinity;
+  for (let k = 0; k < dgaSurprisals.length; k++) {
+    dgaSum += dgaSurprisals[k];
+    llrMin = Math.min(llrMin, surprisals[k] - dgaSurprisals[k]);
+  }
+  f[i++] = dgaSum / dgaSurprisals.length / 10;
+  f[i++] = (sum - dgaSum) / dgaSurprisals.length / 5;
+  f[i++] = (sum - dgaSum) / 40;
+  f[i++] = llrMin / 10;
   return f;
 }
 
@@ -161,4 +190,20 @@ export function ngramFeatures(label: string, buckets: number, orders: readonly n
     k++;
   }
   return { index, value };
+}
+
+/** Length of {@link expandDense}'s output: the features, then every product of two (squares included). */
+export const EXPANDED_DENSE_COUNT = DENSE_FEATURE_COUNT + (DENSE_FEATURE_COUNT * (DENSE_FEATURE_COUNT + 1)) / 2;
+
+/**
+ * Standardised dense features plus their pairwise products, so that a linear model can weigh evidence that
+ * depends on other evidence (the same surprisal means more in a long label than in a short one).
+ */
+export function expandDense(standardised: Float64Array): Float64Array {
+  const n = standardised.length;
+  const out = new Float64Array(EXPANDED_DENSE_COUNT);
+  out.set(standardised);
+  let k = n;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (standardised[i] * standardised[j]) / 4;
+  return out;
 }

@@ -1,0 +1,203 @@
+import type { Wisdom } from '@vigil/contracts';
+import { LruMap } from '../../state/lru-map';
+import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import { dataSizeScore, durationScore, histogramShape, timestampScore } from './beacon-score';
+import { formatBytes, readFlow } from './flow';
+import { CidrSet, parseAddress } from './ip-ranges';
+
+export const BEACON_IP: DetectionDefinition = {
+  id: 'beacon_ip',
+  threat: 'beacon_ip',
+  title: 'Beaconing to an Internet host',
+  severity: 3,
+  flags: ['beacon'],
+  mitreAttack: ['TA0011:T1071'],
+  analytic: { id: 3, name: 'Statistical' },
+  findingType: 'Beaconing',
+  keyDescription: 'destination IP',
+};
+
+/**
+ * Per (host, Internet destination), the latest connections are scored in the manner of RITA v5 (see
+ * beacon-score) and the pair is reported while the score is at least `minScore`. Streaming adaptation: the
+ * observed period is the last 24 h, or less when the source host was first seen more recently; the
+ * histogram spans that period, or only the remembered connections when older ones were dropped.
+ * A jittered timer (interval +/- 30 %) with steady sizes scores about 0.9; browsing a site on and off
+ * (Poisson-like arrivals, varied sizes) about 0.6. Private destinations and DNS/NTP (periodic by design)
+ * are skipped, as are destinations in `allowDestinations`.
+ */
+export interface BeaconOptions {
+  minScore: number;
+  /** Connections (remembered) before a pair is scored. */
+  minConnections: number;
+  /** Time since the pair's first connection before it is scored. */
+  minSpanMs: number;
+  /** Connections remembered per pair (most recent). */
+  maxConnectionsPerKey: number;
+  /** A pair is re-scored at most this often (event time); hits in between reuse the verdict. */
+  rescoreEveryMs: number;
+  periodMs: number;
+  maxKeys: number;
+  maxEvidence: number;
+  ignorePorts: readonly number[];
+  /** CIDR blocks (or addresses) whose beacons are expected, e.g. the organisation's cloud monitoring. */
+  allowDestinations: readonly string[];
+}
+
+export const DEFAULT_BEACON_OPTIONS: BeaconOptions = {
+  minScore: 0.8,
+  minConnections: 20,
+  minSpanMs: 15 * 60_000,
+  maxConnectionsPerKey: 128,
+  rescoreEveryMs: 60_000,
+  periodMs: 24 * 3_600_000,
+  maxKeys: 20_000,
+  maxEvidence: 10,
+  ignorePorts: [53, 123],
+  allowDestinations: [],
+};
+
+interface Verdict {
+  score: number;
+  parts: { timing: number; size: number; histogram: number; duration: number };
+  medianIntervalS: number;
+  madS: number;
+  medianBytes: number;
+  connections: number;
+  spanMs: number;
+}
+
+interface PairState {
+  firstSeenMs: number;
+  /** Connections seen since first seen (the lists below keep the latest only). */
+  total: number;
+  timesS: number[];
+  bytes: number[];
+  lastScoredMs: number;
+  verdict?: Verdict;
+  unreported: number;
+  pending: ObservedEvent[];
+}
+
+const HISTOGRAM_BINS = 24;
+
+export class BeaconDetector implements Detector {
+  readonly definition = BEACON_IP;
+  readonly types = ['ip'] as const;
+  private readonly options: BeaconOptions;
+  private readonly pairs: LruMap<string, PairState>;
+  private readonly hostFirstSeen: LruMap<string, number>;
+  private readonly ignorePorts: ReadonlySet<number>;
+  private readonly allowed: CidrSet;
+
+  constructor(options: Partial<BeaconOptions> = {}) {
+    this.options = { ...DEFAULT_BEACON_OPTIONS, ...options };
+    const { minScore, minConnections, maxConnectionsPerKey } = this.options;
+    if (!(minScore > 0 && minScore <= 1)) throw new RangeError(`beacon_ip: minScore must be in (0, 1], got ${minScore}`);
+    if (!Number.isInteger(minConnections) || minConnections < 5) throw new RangeError(`beacon_ip: minConnections must be an integer >= 5`);
+    if (!Number.isInteger(maxConnectionsPerKey) || maxConnectionsPerKey < minConnections) {
+      throw new RangeError('beacon_ip: maxConnectionsPerKey must be an integer >= minConnections');
+    }
+    if (!(this.options.periodMs > 0)) throw new RangeError('beacon_ip: periodMs must be positive');
+    this.pairs = new LruMap(this.options.maxKeys);
+    this.hostFirstSeen = new LruMap(this.options.maxKeys);
+    this.ignorePorts = new Set(this.options.ignorePorts);
+    this.allowed = new CidrSet(this.options.allowDestinations);
+  }
+
+  inspect(observed: ObservedEvent): DetectionHit | undefined {
+    const flow = readFlow(observed);
+    if (flow === undefined) return undefined;
+    const hostKey = `${observed.workspaceId}\u0000${flow.srcIP}`;
+    const hostFirst = this.hostFirstSeen.get(hostKey);
+    if (hostFirst === undefined || observed.timeMs < hostFirst) this.hostFirstSeen.set(hostKey, Math.min(hostFirst ?? observed.timeMs, observed.timeMs));
+
+    if (flow.destIP === undefined || !flow.destIsPublic) return undefined;
+    if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
+    if (this.allowed.size > 0 && this.allowed.contains(parseAddress(flow.destIP)!)) return undefined;
+
+    const key = `${hostKey}\u0000${flow.destIP}`;
+    let pair = this.pairs.get(key);
+    if (pair === undefined) {
+      pair = { firstSeenMs: observed.timeMs, total: 0, timesS: [], bytes: [], lastScoredMs: -Infinity, unreported: 0, pending: [] };
+      this.pairs.set(key, pair);
+    }
+    pair.firstSeenMs = Math.min(pair.firstSeenMs, observed.timeMs);
+    pair.total++;
+    pair.timesS.push(Math.floor(observed.timeMs / 1000));
+    pair.bytes.push((flow.bytesOut ?? 0) + (flow.bytesIn ?? 0));
+    if (pair.timesS.length > this.options.maxConnectionsPerKey) {
+      pair.timesS.shift();
+      pair.bytes.shift();
+    }
+    pair.unreported++;
+    pair.pending.push(observed);
+    if (pair.pending.length > this.options.maxEvidence) pair.pending.shift();
+
+    if (observed.timeMs - pair.lastScoredMs >= this.options.rescoreEveryMs) {
+      pair.lastScoredMs = observed.timeMs;
+      pair.verdict = this.score(pair, this.hostFirstSeen.peek(hostKey) ?? pair.firstSeenMs, observed.timeMs);
+    }
+    const verdict = pair.verdict;
+    if (verdict === undefined || verdict.score < this.options.minScore) return undefined;
+    return this.hit(pair, verdict, flow.destIP);
+  }
+
+  stateStats(): DetectorStateStats {
+    let largestKey = 0;
+    for (const pair of this.pairs.values()) largestKey = Math.max(largestKey, pair.timesS.length);
+    return { keys: this.pairs.size, maxKeys: this.pairs.maxSize, largestKey, maxEntriesPerKey: this.options.maxConnectionsPerKey };
+  }
+
+  private score(pair: PairState, hostFirstMs: number, nowMs: number): Verdict | undefined {
+    const times = [...pair.timesS].sort((a, b) => a - b);
+    const spanMs = nowMs - pair.firstSeenMs;
+    if (times.length < this.options.minConnections || spanMs < this.options.minSpanMs) return undefined;
+    const timing = timestampScore(times);
+    const size = dataSizeScore(pair.bytes);
+    if (timing === undefined || size === undefined) return undefined;
+
+    const periodStartMs = Math.max(nowMs - this.options.periodMs, hostFirstMs);
+    const truncated = pair.firstSeenMs < times[0] * 1000;
+    const histStartS = truncated ? times[0] : Math.floor(periodStartMs / 1000);
+    const histEndS = Math.max(times[times.length - 1], Math.floor(nowMs / 1000));
+    const binS = Math.max(1, (histEndS - histStartS) / HISTOGRAM_BINS);
+    const counts = Array<number>(HISTOGRAM_BINS).fill(0);
+    for (const t of times) counts[Math.min(HISTOGRAM_BINS - 1, Math.max(0, Math.floor((t - histStartS) / binS)))]++;
+    const shape = histogramShape(counts);
+    const pairSpanS = (nowMs - Math.max(pair.firstSeenMs, periodStartMs)) / 1000;
+    const duration = durationScore(pairSpanS, (nowMs - periodStartMs) / 1000, shape);
+
+    const parts = { timing: timing.score, size: size.score, histogram: shape.score, duration };
+    const score = Math.round(((parts.timing + parts.size + parts.histogram + parts.duration) / 4) * 1000) / 1000;
+    return { score, parts, medianIntervalS: timing.medianIntervalS, madS: timing.madS, medianBytes: size.medianBytes, connections: pair.total, spanMs };
+  }
+
+  /** Reports the connections since the last hit; the pending list ends with the triggering event. */
+  private hit(pair: PairState, verdict: Verdict, destIP: string): DetectionHit {
+    const weight = Math.max(1, pair.unreported);
+    const evidenceEvents = [...pair.pending];
+    pair.unreported = 0;
+    pair.pending = [];
+    const wisdom: Wisdom = { flags: [...BEACON_IP.flags] };
+    const p = verdict.parts;
+    const f = (v: number) => v.toFixed(2);
+    const minutes = Math.round(verdict.spanMs / 60_000);
+    return {
+      detection: BEACON_IP,
+      key: destIP,
+      weight,
+      evidence: evidenceEvents.map((event) => ({ event, wisdom })),
+      wisdom,
+      observations: [
+        `beacon score ${f(verdict.score)}`,
+        `median interval ${Math.round(verdict.medianIntervalS)} s (MAD ${Math.round(verdict.madS)} s)`,
+        `median size ${formatBytes(verdict.medianBytes)}`,
+      ],
+      desc:
+        `${verdict.connections} connections to ${destIP} over ${minutes} min at a median interval of ${Math.round(verdict.medianIntervalS)} s ` +
+        `(MAD ${Math.round(verdict.madS)} s), median size ${formatBytes(verdict.medianBytes)}: beacon score ${f(verdict.score)} ` +
+        `(timing ${f(p.timing)}, size ${f(p.size)}, histogram ${f(p.histogram)}, duration ${f(p.duration)}; threshold ${f(this.options.minScore)})`,
+    };
+  }
+}

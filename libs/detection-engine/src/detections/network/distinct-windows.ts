@@ -1,0 +1,98 @@
+import { LruMap } from '../../state/lru-map';
+import type { DetectorStateStats, ObservedEvent } from '../detection';
+
+export interface DistinctWindowsOptions {
+  windowMs: number;
+  /** Keys kept; the least recently used is dropped first. */
+  maxKeys: number;
+  /** Distinct items remembered per key; the least recently seen is dropped first. */
+  maxItemsPerKey: number;
+}
+
+interface ItemEntry {
+  lastSeenMs: number;
+  /** Occurrences not yet reported in a hit. */
+  unreported: number;
+  /** Latest occurrence, kept as evidence while unreported. */
+  latest: ObservedEvent;
+}
+
+interface KeyWindow {
+  latestMs: number;
+  /** Map order = least recently seen first. */
+  items: Map<string, ItemEntry>;
+}
+
+/** Occurrences a hit accounts for, and the events to show for them (oldest first, trigger last). */
+export interface PendingReport {
+  weight: number;
+  evidence: ObservedEvent[];
+}
+
+/**
+ * Distinct items seen per key within a sliding window of event time (e.g. distinct ports one host tried on
+ * one destination in 60 s), bounded by an LRU over keys and a cap of items per key.
+ */
+export class DistinctWindows {
+  private readonly windows: LruMap<string, KeyWindow>;
+
+  constructor(private readonly options: DistinctWindowsOptions) {
+    if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);
+    if (!Number.isInteger(options.maxItemsPerKey) || options.maxItemsPerKey < 1) {
+      throw new RangeError(`maxItemsPerKey must be a positive integer, got ${options.maxItemsPerKey}`);
+    }
+    this.windows = new LruMap(options.maxKeys);
+  }
+
+  /**
+   * Records `item` for `key` and returns how many distinct items the window holds now; undefined when the
+   * event is older than the window (late events no longer say anything about the current rate).
+   */
+  record(key: string, item: string, observed: ObservedEvent): number | undefined {
+    let window = this.windows.get(key);
+    if (window === undefined) {
+      window = { latestMs: observed.timeMs, items: new Map() };
+      this.windows.set(key, window);
+    }
+    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
+    window.latestMs = Math.max(window.latestMs, observed.timeMs);
+    const previous = window.items.get(item);
+    window.items.delete(item);
+    window.items.set(item, {
+      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
+      unreported: (previous?.unreported ?? 0) + 1,
+      latest: observed,
+    });
+    while (window.items.size > this.options.maxItemsPerKey) window.items.delete(window.items.keys().next().value as string);
+    const cutoff = window.latestMs - this.options.windowMs;
+    for (const [name, entry] of window.items) if (entry.lastSeenMs < cutoff) window.items.delete(name);
+    return window.items.size;
+  }
+
+  /** The distinct items of `key`, least recently seen first. */
+  items(key: string): string[] {
+    return [...(this.windows.peek(key)?.items.keys() ?? [])];
+  }
+
+  /** Marks everything recorded for `key` as reported and returns it; `trigger` is the last evidence event. */
+  takePending(key: string, trigger: ObservedEvent, maxEvidence: number): PendingReport {
+    const window = this.windows.peek(key);
+    if (window === undefined) return { weight: 1, evidence: [trigger] };
+    let weight = 0;
+    const earlier: ObservedEvent[] = [];
+    for (const entry of window.items.values()) {
+      if (entry.unreported === 0) continue;
+      weight += entry.unreported;
+      if (entry.latest !== trigger) earlier.push(entry.latest);
+      entry.unreported = 0;
+    }
+    earlier.sort((a, b) => a.timeMs - b.timeMs);
+    return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
+  }
+
+  stats(): DetectorStateStats {
+    let largestKey = 0;
+    for (const window of this.windows.values()) largestKey = Math.max(largestKey, window.items.size);
+    return { keys: this.windows.size, maxKeys: this.windows.maxSize, largestKey, maxEntriesPerKey: this.options.maxItemsPerKey };
+  }
+}

@@ -1,0 +1,43 @@
+import { CidrSet, isPublicAddress, parseAddress, parseCidr } from './ip-ranges';
+
+describe('isPublicAddress', () => {
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8'])('%s is public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
+  it.each([
+    '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '127.0.0.1', '169.254.1.1', '100.64.0.1', '0.0.0.0',
+    '192.0.2.10', '198.51.100.7', '203.0.113.99', '224.0.0.251', '255.255.255.255', '::1', 'fe80::1', 'fd00::1',
+    'ff02::1', '2001:db8::1', '::ffff:10.0.0.1', '::ffff:192.168.0.1',
+  ])('%s is not public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(false);
+  });
+  it.each(['', 'example.com', '1.2.3', '300.1.1.1', undefined, 42, null])('%p is not an address', (ip) => {
+    expect(isPublicAddress(ip)).toBe(false);
+  });
+  it('treats 172.32.0.1 (outside 172.16/12) as public', () => {
+    expect(isPublicAddress('172.32.0.1')).toBe(true);
+  });
+});
+
+describe('parseAddress', () => {
+  it('maps IPv4 and its IPv4-mapped IPv6 spelling to the same value', () => {
+    expect(parseAddress('1.2.3.4')!.value).toBe(parseAddress('::ffff:1.2.3.4')!.value);
+    expect(parseAddress('::ffff:0102:0304')!.value).toBe(parseAddress('1.2.3.4')!.value);
+  });
+});
+
+describe('CidrSet', () => {
+  it('matches addresses inside its blocks only', () => {
+    const set = new CidrSet(['104.16.0.0/13', '2606:4700::/32', '9.9.9.9']);
+    expect(set.contains(parseAddress('104.23.255.255')!)).toBe(true);
+    expect(set.contains(parseAddress('104.24.0.0')!)).toBe(false);
+    expect(set.contains(parseAddress('2606:4700:10::1')!)).toBe(true);
+    expect(set.contains(parseAddress('9.9.9.9')!)).toBe(true);
+    expect(set.contains(parseAddress('9.9.9.10')!)).toBe(false);
+  });
+  it('rejects malformed blocks with a message naming them', () => {
+    expect(() => parseCidr('10.0.0.0/33')).toThrow(/10\.0\.0\.0\/33/);
+    expect(() => parseCidr('nonsense/8')).toThrow(/nonsense/);
+    expect(() => parseCidr('10.0.0.0/8/1')).toThrow(/invalid CIDR/);
+  });
+});

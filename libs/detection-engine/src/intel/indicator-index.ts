@@ -1,0 +1,262 @@
+import type { IndicatorKind, IndicatorMatch, IndicatorMeta, IndicatorRecord } from './indicator';
+import { parseLabel } from './indicator';
+import {
+  ipPortKey,
+  ipv4PrefixKey,
+  ipv6PrefixKey,
+  normaliseDomain,
+  normaliseHash,
+  normaliseIpPort,
+  normaliseJa3,
+  normaliseUrl,
+  numberToIpv4,
+  parseCidr,
+  parseIp,
+} from './normalise';
+
+/** Indexes into the meta table: one number for the common single-label case, an array otherwise. */
+type Refs = number | number[];
+
+const NO_MATCHES: readonly IndicatorMatch[] = Object.freeze([]);
+
+export class IndicatorLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`intel indicator limit of ${limit} reached; raise maxIndicators or load fewer lists`);
+    this.name = 'IndicatorLimitError';
+  }
+}
+
+/** Counts of indexed indicators by kind. */
+export type IndicatorCounts = Record<IndicatorKind, number>;
+
+function emptyCounts(): IndicatorCounts {
+  return { domain: 0, ip: 0, cidr: 0, ip_port: 0, url: 0, ja3: 0, ja3s: 0, cert: 0 };
+}
+
+/** Accumulates indicators, then freezes them into an {@link IndicatorIndex}. Rejects input beyond `maxIndicators`. */
+export class IndicatorIndexBuilder {
+  private readonly metas: IndicatorMeta[] = [];
+  private readonly metaIds = new Map<string, number>();
+  private readonly tables = new Tables();
+  private readonly counts = emptyCounts();
+  private total = 0;
+  private invalid = 0;
+
+  constructor(private readonly maxIndicators: number) {}
+
+  /** Adds one indicator; returns false (and counts it as invalid) when its value does not parse as its kind. */
+  add(record: IndicatorRecord): boolean {
+    const meta = this.metaId(record.label, record.source);
+    const placed = this.place(record.kind, record.value, meta);
+    if (placed === undefined) {
+      this.invalid++;
+      return false;
+    }
+    if (placed) {
+      if (this.total >= this.maxIndicators) throw new IndicatorLimitError(this.maxIndicators);
+      this.total++;
+      this.counts[record.kind]++;
+    }
+    return true;
+  }
+
+  get invalidCount(): number {
+    return this.invalid;
+  }
+
+  build(): IndicatorIndex {
+    return new IndicatorIndex(this.metas, this.tables, { ...this.counts }, this.total);
+  }
+
+  private metaId(label: string, source: string): number {
+    const id = `${label}\u0000${source}`;
+    let index = this.metaIds.get(id);
+    if (index === undefined) {
+      index = this.metas.length;
+      this.metas.push(parseLabel(label, source));
+      this.metaIds.set(id, index);
+    }
+    return index;
+  }
+
+  /** true: stored; false: a duplicate; undefined: not a valid value of that kind. */
+  private place(kind: IndicatorKind, value: string, meta: number): boolean | undefined {
+    const t = this.tables;
+    switch (kind) {
+      case 'domain': {
+        const domain = normaliseDomain(value);
+        return domain === undefined ? undefined : addRef(t.domains, domain, meta);
+      }
+      case 'ip': {
+        const ip = parseIp(value);
+        if (ip === undefined) return undefined;
+        return ip.v === 4 ? addRef(t.ipv4, ip.value, meta) : addRef(t.ipv6, ip.value, meta);
+      }
+      case 'cidr': {
+        const cidr = parseCidr(value);
+        if (cidr === undefined) return undefined;
+        const byPrefix = (cidr.v === 4 ? t.cidr4 : t.cidr6) as Map<number, Map<number | string, Refs>>;
+        let table = byPrefix.get(cidr.prefix);
+        if (table === undefined) {
+          table = new Map();
+          byPrefix.set(cidr.prefix, table);
+        }
+        return addRef(table, cidr.key, meta);
+      }
+      case 'ip_port': {
+        const key = normaliseIpPort(value);
+        return key === undefined ? undefined : addRef(t.ipPorts, key, meta);
+      }
+      case 'url': {
+        const url = normaliseUrl(value);
+        if (url === undefined || (url.host === '' && url.path === '')) return undefined;
+        return addRef(t.urls, url.host + url.path, meta);
+      }
+      case 'ja3':
+      case 'ja3s': {
+        const hash = normaliseJa3(value);
+        return hash === undefined ? undefined : addRef(kind === 'ja3' ? t.ja3 : t.ja3s, hash, meta);
+      }
+      case 'cert': {
+        const hash = normaliseHash(value);
+        return hash === undefined ? undefined : addRef(t.certs, hash, meta);
+      }
+    }
+  }
+}
+
+class Tables {
+  readonly domains = new Map<string, Refs>();
+  readonly ipv4 = new Map<number, Refs>();
+  readonly ipv6 = new Map<string, Refs>();
+  readonly cidr4 = new Map<number, Map<number, Refs>>();
+  readonly cidr6 = new Map<number, Map<string, Refs>>();
+  readonly ipPorts = new Map<string, Refs>();
+  /** `host[:port]/path`, or `/path` for path-only indicators. */
+  readonly urls = new Map<string, Refs>();
+  readonly ja3 = new Map<string, Refs>();
+  readonly ja3s = new Map<string, Refs>();
+  readonly certs = new Map<string, Refs>();
+}
+
+function addRef<K>(map: Map<K, Refs>, key: K, meta: number): boolean {
+  const refs = map.get(key);
+  if (refs === undefined) {
+    map.set(key, meta);
+    return true;
+  }
+  if (typeof refs === 'number') {
+    if (refs === meta) return false;
+    map.set(key, [refs, meta]);
+    return true;
+  }
+  if (refs.includes(meta)) return false;
+  refs.push(meta);
+  return true;
+}
+
+/** An immutable, fully built set of indicators. Lookups allocate only when something matches. */
+export class IndicatorIndex {
+  private readonly cidr4Prefixes: number[];
+  private readonly cidr6Prefixes: number[];
+
+  constructor(
+    private readonly metas: readonly IndicatorMeta[],
+    private readonly t: Tables,
+    readonly counts: Readonly<IndicatorCounts>,
+    readonly size: number,
+  ) {
+    this.cidr4Prefixes = [...t.cidr4.keys()].sort((a, b) => b - a);
+    this.cidr6Prefixes = [...t.cidr6.keys()].sort((a, b) => b - a);
+  }
+
+  static empty(): IndicatorIndex {
+    return new IndicatorIndexBuilder(0).build();
+  }
+
+  /** Indicators for the host name and each parent zone, most specific first (`a.evil.com` → `a.evil.com`, `evil.com`, `com`). */
+  matchDomain(hostname: string): readonly IndicatorMatch[] {
+    if (this.t.domains.size === 0 || typeof hostname !== 'string' || hostname.length === 0) return NO_MATCHES;
+    let out: IndicatorMatch[] | undefined;
+    let suffix = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+    for (;;) {
+      const refs = this.t.domains.get(suffix);
+      if (refs !== undefined) out = this.collect(out, 'domain', suffix, refs);
+      const dot = suffix.indexOf('.');
+      if (dot < 0) break;
+      suffix = suffix.slice(dot + 1);
+    }
+    return out ?? NO_MATCHES;
+  }
+
+  /** Indicators for an address: the address itself, then its covering networks, narrowest first. */
+  matchIp(address: string): readonly IndicatorMatch[] {
+    const ip = parseIp(address);
+    if (ip === undefined) return NO_MATCHES;
+    let out: IndicatorMatch[] | undefined;
+    if (ip.v === 4) {
+      const refs = this.t.ipv4.get(ip.value);
+      if (refs !== undefined) out = this.collect(out, 'ip', numberToIpv4(ip.value), refs);
+      for (const prefix of this.cidr4Prefixes) {
+        const key = ipv4PrefixKey(ip.value, prefix);
+        const hit = this.t.cidr4.get(prefix)!.get(key);
+        if (hit !== undefined) out = this.collect(out, 'cidr', `${numberToIpv4(key)}/${prefix}`, hit);
+      }
+    } else {
+      const refs = this.t.ipv6.get(ip.value);
+      if (refs !== undefined) out = this.collect(out, 'ip', address, refs);
+      for (const prefix of this.cidr6Prefixes) {
+        const hit = this.t.cidr6.get(prefix)!.get(ipv6PrefixKey(ip.value, prefix));
+        if (hit !== undefined) out = this.collect(out, 'cidr', `${address}/${prefix}`, hit);
+      }
+    }
+    return out ?? NO_MATCHES;
+  }
+
+  matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
+    if (this.t.ipPorts.size === 0 || !Number.isInteger(port)) return NO_MATCHES;
+    const ip = parseIp(address);
+    if (ip === undefined) return NO_MATCHES;
+    const canonical = ip.v === 4 ? numberToIpv4(ip.value) : ip.value;
+    const refs = this.t.ipPorts.get(ipPortKey(canonical, port));
+    return refs === undefined ? NO_MATCHES : this.collect(undefined, 'ip_port', `${address}:${port}`, refs);
+  }
+
+  /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
+  matchUrl(url: string): readonly IndicatorMatch[] {
+    if (this.t.urls.size === 0) return NO_MATCHES;
+    const parsed = normaliseUrl(url);
+    if (parsed === undefined || parsed.path === '') return NO_MATCHES;
+    let out: IndicatorMatch[] | undefined;
+    const full = this.t.urls.get(parsed.host + parsed.path);
+    if (full !== undefined) out = this.collect(out, 'url', parsed.host + parsed.path, full);
+    const pathOnly = this.t.urls.get(parsed.path);
+    if (pathOnly !== undefined) out = this.collect(out, 'url', parsed.path, pathOnly);
+    return out ?? NO_MATCHES;
+  }
+
+  matchJa3(hash: string): readonly IndicatorMatch[] {
+    return this.matchHash(this.t.ja3, 'ja3', normaliseJa3(hash));
+  }
+
+  matchJa3s(hash: string): readonly IndicatorMatch[] {
+    return this.matchHash(this.t.ja3s, 'ja3s', normaliseJa3(hash));
+  }
+
+  matchCert(hash: string): readonly IndicatorMatch[] {
+    return this.matchHash(this.t.certs, 'cert', normaliseHash(hash));
+  }
+
+  private matchHash(map: Map<string, Refs>, kind: IndicatorKind, hash: string | undefined): readonly IndicatorMatch[] {
+    if (hash === undefined || map.size === 0) return NO_MATCHES;
+    const refs = map.get(hash);
+    return refs === undefined ? NO_MATCHES : this.collect(undefined, kind, hash, refs);
+  }
+
+  private collect(out: IndicatorMatch[] | undefined, kind: IndicatorKind, indicator: string, refs: Refs): IndicatorMatch[] {
+    const list = out ?? [];
+    if (typeof refs === 'number') list.push({ kind, indicator, ...this.metas[refs] });
+    else for (const ref of refs) list.push({ kind, indicator, ...this.metas[ref] });
+    return list;
+  }
+}

@@ -1,0 +1,225 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { IndicatorMatch } from './indicator';
+import type { IndicatorCounts } from './indicator-index';
+import { IndicatorIndex, IndicatorIndexBuilder } from './indicator-index';
+import type { ListFormat, ListParseOptions } from './list-formats';
+import { LIST_FORMATS, ListFormatError, parseList } from './list-formats';
+
+/** The seed committed with the repository (built by `tools/intel/build-seed.ts`). */
+export const DEFAULT_SEED_PATH = path.resolve(__dirname, '../../data/intel/seed.vigil.gz');
+
+export const DEFAULT_MAX_INDICATORS = 4_000_000;
+export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 30_000;
+
+export interface IndicatorStoreOptions {
+  /** Seed file (`vigil` format, gzip or plain); `false` for an empty store. Default {@link DEFAULT_SEED_PATH}. */
+  seed?: string | false;
+  /** Bound on indexed indicators across seed and lists; a load that would exceed it fails and changes nothing. */
+  maxIndicators?: number;
+  /** Bound on one list's (decompressed) size in bytes. */
+  maxListBytes?: number;
+}
+
+/** How to read a list added at run time. */
+export interface LoadListOptions extends Partial<Omit<ListParseOptions, 'source'>> {
+  /** Name under which the list is kept and refreshed; default: the source. Loading the same name replaces it. */
+  name?: string;
+}
+
+export interface ListSummary {
+  name: string;
+  source: string;
+  format: ListFormat;
+  /** Lines that yielded no indicator (bad kind, unparseable value). */
+  skipped: number;
+  loadedAt: number;
+  /** The last refresh error of this list (its previous content stays in force). */
+  error?: string;
+}
+
+export interface RefreshReport {
+  lists: ListSummary[];
+  indicators: number;
+}
+
+interface ListLayer {
+  summary: ListSummary;
+  options: LoadListOptions;
+  text: string;
+}
+
+const SEED_NAME = 'seed';
+
+/**
+ * Threat-intelligence indicators: the committed seed plus lists loaded at run time from files or URLs.
+ * Lookups read one immutable {@link IndicatorIndex}; loads and refreshes build a new one off to the side and
+ * swap it in with a single assignment, so events are never matched against a half-loaded set.
+ */
+export class IndicatorStore {
+  private index: IndicatorIndex = IndicatorIndex.empty();
+  private readonly layers = new Map<string, ListLayer>();
+  private readonly maxIndicators: number;
+  private readonly maxListBytes: number;
+  /** Loads and refreshes run one at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: IndicatorStoreOptions = {}) {
+    this.maxIndicators = options.maxIndicators ?? DEFAULT_MAX_INDICATORS;
+    this.maxListBytes = options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+    const seed = options.seed ?? DEFAULT_SEED_PATH;
+    if (seed !== false) {
+      if (!existsSync(seed)) throw new Error(`intel seed not found at ${seed} (run tools/intel/build-seed.ts)`);
+      const text = this.decode(readFileSync(seed), seed);
+      const layer = this.parseLayer(SEED_NAME, seed, 'vigil', {}, text);
+      this.index = this.buildIndex(new Map([[SEED_NAME, layer]]));
+      this.layers.set(SEED_NAME, layer);
+    }
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  get counts(): Readonly<IndicatorCounts> {
+    return this.index.counts;
+  }
+
+  lists(): ListSummary[] {
+    return [...this.layers.values()].map((layer) => ({ ...layer.summary }));
+  }
+
+  matchDomain(hostname: string): readonly IndicatorMatch[] {
+    return this.index.matchDomain(hostname);
+  }
+
+  matchIp(address: string): readonly IndicatorMatch[] {
+    return this.index.matchIp(address);
+  }
+
+  matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
+    return this.index.matchIpPort(address, port);
+  }
+
+  matchUrl(url: string): readonly IndicatorMatch[] {
+    return this.index.matchUrl(url);
+  }
+
+  matchJa3(hash: string): readonly IndicatorMatch[] {
+    return this.index.matchJa3(hash);
+  }
+
+  matchJa3s(hash: string): readonly IndicatorMatch[] {
+    return this.index.matchJa3s(hash);
+  }
+
+  matchCert(hash: string): readonly IndicatorMatch[] {
+    return this.index.matchCert(hash);
+  }
+
+  /**
+   * Adds (or replaces, by name) a list read from a file path or an `http(s)://` URL, gzip or plain.
+   * Fails without changing anything when the source cannot be read, is malformed or would exceed the bounds.
+   */
+  loadList(source: string, format: ListFormat, options: LoadListOptions = {}): Promise<ListSummary> {
+    return this.serialise(async () => {
+      if (!(LIST_FORMATS as readonly string[]).includes(format)) {
+        throw new ListFormatError(`unknown intel list format "${String(format)}" (expected ${LIST_FORMATS.join(', ')})`);
+      }
+      const name = options.name ?? source;
+      if (name === SEED_NAME) throw new Error(`"${SEED_NAME}" is reserved for the built-in seed`);
+      const text = await this.read(source);
+      const layer = this.parseLayer(name, source, format, options, text);
+      const next = new Map(this.layers);
+      next.set(name, layer);
+      this.index = this.buildIndex(next);
+      this.layers.set(name, layer);
+      return { ...layer.summary };
+    });
+  }
+
+  /** Drops a run-time list; returns whether it was loaded. */
+  unloadList(name: string): Promise<boolean> {
+    return this.serialise(async () => {
+      if (name === SEED_NAME || !this.layers.has(name)) return false;
+      const next = new Map(this.layers);
+      next.delete(name);
+      this.index = this.buildIndex(next);
+      this.layers.delete(name);
+      return true;
+    });
+  }
+
+  /**
+   * Re-reads every run-time list and swaps in the result. A list whose source fails keeps its previous
+   * content and reports the error in its summary; the rest are updated.
+   */
+  refresh(): Promise<RefreshReport> {
+    return this.serialise(async () => {
+      const next = new Map<string, ListLayer>();
+      for (const [name, layer] of this.layers) {
+        if (name === SEED_NAME) {
+          next.set(name, layer);
+          continue;
+        }
+        try {
+          const text = await this.read(layer.summary.source);
+          next.set(name, this.parseLayer(name, layer.summary.source, layer.summary.format, layer.options, text));
+        } catch (error) {
+          next.set(name, { ...layer, summary: { ...layer.summary, error: (error as Error).message } });
+        }
+      }
+      this.index = this.buildIndex(next);
+      this.layers.clear();
+      for (const [name, layer] of next) this.layers.set(name, layer);
+      return { lists: this.lists(), indicators: this.index.size };
+    });
+  }
+
+  private serialise<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private parseLayer(name: string, source: string, format: ListFormat, options: LoadListOptions, text: string): ListLayer {
+    // Parse once here so that a malformed list is rejected before any index is rebuilt.
+    const skipped = parseList(text, format, { ...options, source }, () => undefined);
+    return { summary: { name, source, format, skipped, loadedAt: Date.now() }, options, text };
+  }
+
+  private buildIndex(layers: ReadonlyMap<string, ListLayer>): IndicatorIndex {
+    const builder = new IndicatorIndexBuilder(this.maxIndicators);
+    for (const layer of layers.values()) {
+      const { source, format } = layer.summary;
+      parseList(layer.text, format, { ...layer.options, source }, (record) => builder.add(record));
+    }
+    return builder.build();
+  }
+
+  private async read(source: string): Promise<string> {
+    if (/^https?:\/\//i.test(source)) {
+      const response = await fetch(source, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      if (!response.ok) throw new Error(`intel list ${source}: HTTP ${response.status}`);
+      const length = Number(response.headers.get('content-length') ?? 0);
+      if (length > this.maxListBytes) throw new Error(`intel list ${source} is larger than ${this.maxListBytes} bytes`);
+      return this.decode(Buffer.from(await response.arrayBuffer()), source);
+    }
+    return this.decode(await readFile(source), source);
+  }
+
+  private decode(bytes: Buffer, source: string): string {
+    const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+    if (!gzipped && bytes.length > this.maxListBytes) {
+      throw new Error(`intel list ${source} is larger than ${this.maxListBytes} bytes`);
+    }
+    try {
+      return (gzipped ? gunzipSync(bytes, { maxOutputLength: this.maxListBytes }) : bytes).toString('utf8');
+    } catch (error) {
+      throw new Error(`intel list ${source}: cannot decompress (${(error as Error).message})`);
+    }
+  }
+}

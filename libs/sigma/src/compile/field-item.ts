@@ -1,0 +1,268 @@
+import type { TelemetryType } from '@vigil/contracts';
+import { RE2JS } from 're2js';
+import { keywordField, resolveField } from '../logsource/field-map';
+import type { EventView } from '../match/event-view';
+import { cidrContains, parseCidr, parseIp, type Cidr } from './cidr';
+import { base64, base64Offsets, windashVariants } from './encodings';
+import { parseFieldSpec, type ModifierSet } from './modifiers';
+import { compileTokens, literalTokens, longestLiteral, parseSigmaString, withAnchors, type PatternToken, type StringTest } from './string-pattern';
+
+/** A compiled piece of a detection: its test, and what the literal pre-filter may rely on. */
+export interface CompiledItem {
+  test: (view: EventView) => boolean;
+  /** Lower-case literals one of which any matching event contains in a field of `fields`; null = no such guarantee. */
+  literals: string[] | null;
+  fields: number[];
+  /**
+   * True when a false result may really be "unknown": the item depends on a field no Vigil event
+   * carries. Negating such an item never yields true, so `not selection` on a missing field does not
+   * turn into "matches everything" (Kleene three-valued logic, conservatively).
+   */
+  partial?: boolean;
+}
+
+/** An item reading a field Vigil does not carry: its truth is unknown, so it never matches. */
+export const UNKNOWN: CompiledItem = Object.freeze({ test: () => false, literals: null, fields: [], partial: true });
+
+export interface ItemContext {
+  type: TelemetryType;
+  placeholders: Readonly<Record<string, readonly string[]>>;
+  /** Sigma field names this event type does not carry (they read as absent). */
+  unknownFields: Set<string>;
+}
+
+/** Literals shorter than this would let nearly every event through the pre-filter: not worth indexing. */
+const MIN_LITERAL = 2;
+const MAX_VARIANTS = 1024;
+
+type Value = string | number | boolean | null;
+
+/** Compiles one `field|modifiers: value(s)` entry of a selection map. */
+export function compileFieldItem(spec: string, raw: unknown, ctx: ItemContext): CompiledItem | string {
+  const mods = parseFieldSpec(spec);
+  if (typeof mods === 'string') return mods;
+  const values = toValues(spec, raw);
+  if (typeof values === 'string') return values;
+  let fieldId: number | undefined;
+  if (mods.field === '') fieldId = keywordField(ctx.type);
+  else {
+    fieldId = resolveField(ctx.type, mods.field);
+    if (fieldId === undefined) ctx.unknownFields.add(mods.field);
+  }
+  const compiled = compileValues(spec, mods, values, fieldId, ctx);
+  // Values are still validated above, so a bad value is reported even for a field Vigil lacks.
+  return typeof compiled === 'string' || fieldId !== undefined ? compiled : UNKNOWN;
+}
+
+/** Compiles a keyword list (a detection identifier that is a plain list of values). */
+export function compileKeywords(raw: unknown[], ctx: ItemContext): CompiledItem | string {
+  const values = toValues('keywords', raw);
+  if (typeof values === 'string') return values;
+  const mods = parseFieldSpec('|contains');
+  if (typeof mods === 'string') return mods;
+  return compileValues('keywords', mods, values, keywordField(ctx.type), ctx);
+}
+
+function toValues(spec: string, raw: unknown): Value[] | string {
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length === 0) return `'${spec}': empty list of values`;
+  for (const v of list) {
+    if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
+      return `'${spec}': value ${JSON.stringify(v)} is not a string, number, boolean or null`;
+    }
+    if (v === null && list.length > 1) return `'${spec}': null inside a list of values (write a separate selection '${spec}: null')`;
+  }
+  return list as Value[];
+}
+
+function compileValues(spec: string, mods: ModifierSet, values: Value[], fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
+  const fields = fieldId === undefined ? [] : [fieldId];
+  if (values.length === 1 && values[0] === null) {
+    if (mods.list.length) return `'${spec}': null cannot be combined with modifiers`;
+    return { test: fieldId === undefined ? () => true : (v) => v.value(fieldId) == null, literals: null, fields };
+  }
+  if (values.includes(null)) return `'${spec}': null inside a list of values`;
+  const parts: CompiledItem[] = [];
+  let pending = values as Exclude<Value, null>[];
+  // Plain equality lists (user agents, methods, ports) become one hash lookup instead of a test per value.
+  if (fieldId !== undefined && !mods.has('all') && mods.list.every((m) => m === 'cased') && values.length > 4) {
+    const cased = mods.has('cased');
+    const exact = pending.filter((v) => typeof v !== 'string' || !/[*?\\]/.test(v));
+    pending = pending.filter((v) => typeof v === 'string' && /[*?\\]/.test(v));
+    const set = new Set(exact.map((v) => (cased ? String(v) : String(v).toLowerCase())));
+    const literals = [...set].every((l) => l.length >= MIN_LITERAL) ? [...set] : null;
+    parts.push({
+      test: (v) => (cased ? v.strings(fieldId) : v.lowerStrings(fieldId))?.some((s) => set.has(s)) ?? false,
+      literals,
+      fields: [fieldId],
+    });
+  }
+  for (const value of pending) {
+    const part = compileValue(spec, mods, value, fieldId, ctx);
+    if (typeof part === 'string') return part;
+    parts.push(part);
+  }
+  return mods.has('all') ? allOf(parts) : anyOf(parts);
+}
+
+export function anyOf(parts: CompiledItem[]): CompiledItem {
+  if (parts.length === 1) return parts[0];
+  const partial = parts.some((p) => p.partial);
+  const known = parts.filter((p) => p !== UNKNOWN);
+  if (known.length === 0) return UNKNOWN;
+  const literals = known.every((p) => p.literals !== null) ? [...new Set(known.flatMap((p) => p.literals ?? []))] : null;
+  const fields = [...new Set(known.flatMap((p) => p.fields))];
+  const tests = known.map((p) => p.test);
+  return { test: tests.length === 1 ? tests[0] : (v) => tests.some((t) => t(v)), literals, fields, partial };
+}
+
+export function allOf(parts: CompiledItem[]): CompiledItem {
+  if (parts.length === 1) return parts[0];
+  if (parts.includes(UNKNOWN)) return UNKNOWN;
+  const best = bestLiterals(parts);
+  const tests = parts.map((p) => p.test);
+  return { test: (v) => tests.every((t) => t(v)), literals: best?.literals ?? null, fields: best?.fields ?? [], partial: parts.some((p) => p.partial) };
+}
+
+/** Of conjunctive parts, the one whose literal set filters best: longest shortest literal, then fewest literals. */
+export function bestLiterals(parts: CompiledItem[]): CompiledItem | undefined {
+  let best: CompiledItem | undefined;
+  const score = (p: CompiledItem) => Math.min(...(p.literals ?? []).map((l) => l.length)) * 1000 - (p.literals?.length ?? 0);
+  for (const p of parts) if (p.literals && p.literals.length && (!best || score(p) > score(best))) best = p;
+  return best;
+}
+
+function compileValue(spec: string, mods: ModifierSet, value: Exclude<Value, null>, fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
+  const fields = fieldId === undefined ? [] : [fieldId];
+  const never: CompiledItem = { test: () => false, literals: null, fields };
+  if (mods.has('exists')) {
+    if (typeof value !== 'boolean') return `'${spec}': modifier exists needs true or false, got ${JSON.stringify(value)}`;
+    if (fieldId === undefined) return { test: () => !value, literals: null, fields };
+    return { test: (v) => (v.value(fieldId) != null) === value, literals: null, fields };
+  }
+  for (const op of ['lt', 'lte', 'gt', 'gte'] as const) {
+    if (!mods.has(op)) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `'${spec}': modifier ${op} needs a number, got ${JSON.stringify(value)}`;
+    if (fieldId === undefined) return never;
+    const cmp = { lt: (n: number) => n < value, lte: (n: number) => n <= value, gt: (n: number) => n > value, gte: (n: number) => n >= value }[op];
+    return { test: (v) => (v.strings(fieldId) ?? []).some((s) => s.trim() !== '' && cmp(Number(s))), literals: null, fields };
+  }
+  if (mods.has('cidr')) {
+    if (typeof value !== 'string') return `'${spec}': modifier cidr needs a CIDR string, got ${JSON.stringify(value)}`;
+    const cidr = parseCidr(value);
+    if (typeof cidr === 'string') return `'${spec}': ${cidr}`;
+    if (fieldId === undefined) return never;
+    return { test: (v) => inCidr(cidr, v.strings(fieldId)), literals: null, fields };
+  }
+  if (mods.has('re')) {
+    if (typeof value !== 'string') return `'${spec}': modifier re needs a regular expression string, got ${JSON.stringify(value)}`;
+    const flags = (mods.has('i') ? RE2JS.CASE_INSENSITIVE : 0) | (mods.has('m') ? RE2JS.MULTILINE : 0) | (mods.has('s') ? RE2JS.DOTALL : 0);
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(value, flags);
+    } catch (err) {
+      return `'${spec}': regular expression ${JSON.stringify(value)} does not compile in the linear-time (RE2) engine: ${(err as Error).message}`;
+    }
+    if (fieldId === undefined) return never;
+    return { test: (v) => (v.strings(fieldId) ?? []).some((s) => re.test(s)), literals: null, fields };
+  }
+  if (mods.has('fieldref')) return compileFieldref(spec, mods, value, fieldId, ctx);
+  return compileStringValue(spec, mods, value, fieldId, ctx);
+}
+
+function inCidr(cidr: Cidr, strings: string[] | null): boolean {
+  if (!strings) return false;
+  for (const s of strings) {
+    const ip = parseIp(s);
+    if (ip && cidrContains(cidr, ip)) return true;
+  }
+  return false;
+}
+
+function compileFieldref(spec: string, mods: ModifierSet, value: Exclude<Value, null>, fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
+  if (typeof value !== 'string' || value === '') return `'${spec}': modifier fieldref needs a field name, got ${JSON.stringify(value)}`;
+  const otherId = resolveField(ctx.type, value);
+  if (otherId === undefined) ctx.unknownFields.add(value);
+  const fields = fieldId === undefined ? [] : [fieldId];
+  if (fieldId === undefined || otherId === undefined) return UNKNOWN;
+  const cased = mods.has('cased');
+  const compare = mods.has('contains')
+    ? (a: string, b: string) => a.includes(b)
+    : mods.has('startswith')
+      ? (a: string, b: string) => a.startsWith(b)
+      : mods.has('endswith')
+        ? (a: string, b: string) => a.endsWith(b)
+        : (a: string, b: string) => a === b;
+  return {
+    test: (v) => {
+      const mine = cased ? v.strings(fieldId) : v.lowerStrings(fieldId);
+      const theirs = cased ? v.strings(otherId) : v.lowerStrings(otherId);
+      if (!mine || !theirs) return false;
+      return mine.some((a) => theirs.some((b) => compare(a, b)));
+    },
+    literals: null,
+    fields,
+  };
+}
+
+function expandPlaceholders(spec: string, value: string, ctx: ItemContext): string[] | string {
+  let variants = [value];
+  const names = [...new Set([...value.matchAll(/%([A-Za-z0-9_.-]+)%/g)].map((m) => m[1]))];
+  if (names.length === 0) return `'${spec}': modifier expand needs a %placeholder% in the value ${JSON.stringify(value)}`;
+  for (const name of names) {
+    const replacements = ctx.placeholders[name];
+    if (!replacements || replacements.length === 0) {
+      const known = Object.keys(ctx.placeholders);
+      return `'${spec}': placeholder %${name}% is not configured for this workspace${known.length ? ` (configured: ${known.join(', ')})` : ''}`;
+    }
+    variants = variants.flatMap((v) => replacements.map((r) => v.split(`%${name}%`).join(r)));
+    if (variants.length > MAX_VARIANTS) return `'${spec}': placeholder expansion yields more than ${MAX_VARIANTS} values`;
+  }
+  return variants;
+}
+
+function compileStringValue(spec: string, mods: ModifierSet, value: string | number | boolean, fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
+  const fields = fieldId === undefined ? [] : [fieldId];
+  if (typeof value !== 'string' && (mods.has('expand') || mods.has('windash') || mods.has('base64') || mods.has('base64offset'))) {
+    return `'${spec}': modifiers ${mods.list.join('|')} need a string value, got ${JSON.stringify(value)}`;
+  }
+  let texts: string[] = [String(value)];
+  if (mods.has('expand')) {
+    const expanded = expandPlaceholders(spec, texts[0], ctx);
+    if (typeof expanded === 'string') return expanded;
+    texts = expanded;
+  }
+  if (mods.has('windash')) texts = [...new Set(texts.flatMap(windashVariants))];
+  const encoded = mods.has('base64') || mods.has('base64offset');
+  let tokenLists: PatternToken[][];
+  if (encoded) {
+    // The encoded text is matched literally: wildcards would be encoded along with the value.
+    const encode = mods.has('base64') ? (t: string) => [base64(t)] : base64Offsets;
+    tokenLists = texts.flatMap(encode).map(literalTokens);
+  } else {
+    tokenLists = typeof value === 'string' ? texts.map(parseSigmaString) : texts.map(literalTokens);
+  }
+  const lead = mods.has('contains') || mods.has('endswith');
+  const trail = mods.has('contains') || mods.has('startswith');
+  tokenLists = tokenLists.map((t) => withAnchors(t, lead, trail));
+  const cased = mods.has('cased') || encoded;
+  const tests: StringTest[] = tokenLists.map((t) => compileTokens(t, !cased));
+  const literalList = tokenLists.map((t) => longestLiteral(t).toLowerCase());
+  const literals = literalList.every((l) => l.length >= MIN_LITERAL) ? [...new Set(literalList)] : null;
+  if (fieldId === undefined) return { test: () => false, literals: null, fields };
+  const test =
+    tests.length === 1
+      ? cased
+        ? (v: EventView) => (v.strings(fieldId) ?? []).some(tests[0])
+        : (v: EventView) => {
+            const strings = v.lowerStrings(fieldId);
+            if (strings === null) return false;
+            for (let i = 0; i < strings.length; i++) if (tests[0](strings[i])) return true;
+            return false;
+          }
+      : (v: EventView) => {
+          const strings = cased ? v.strings(fieldId) : v.lowerStrings(fieldId);
+          return strings !== null && strings.some((s) => tests.some((t) => t(s)));
+        };
+  return { test, literals, fields };
+}
