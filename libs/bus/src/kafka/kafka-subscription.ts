@@ -36,7 +36,8 @@ export class KafkaSubscription implements Subscription {
   private readonly positions = new Map<number, number>();
   private tracker: CatchUpTracker | null = null;
   private stopping = false;
-  private readonly sleepers = new Set<() => void>();
+  /** Waits that close() cuts short: handler retry back-offs and the wait for the group join. */
+  private readonly wakeOnClose = new Set<() => void>();
   private pollTimer: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
   private readonly label: string;
@@ -88,7 +89,7 @@ export class KafkaSubscription implements Subscription {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
-      for (const wake of this.sleepers) wake();
+      for (const wake of this.wakeOnClose) wake();
       if (this.pollTimer) clearInterval(this.pollTimer);
       try {
         await this.consumer.disconnect();
@@ -124,7 +125,13 @@ export class KafkaSubscription implements Subscription {
     this.tracker = new CatchUpTracker(targets, (partition) => this.positions.get(partition) ?? 0);
     this.tracker.check();
 
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      const outcome = payload.restart ? 'kafkajs restarts it' : 'it stays stopped';
+      this.settings.log(`${this.label}: consumer crashed (${outcome}): ${describeError(payload.error)}`);
+    });
     const joined = this.waitForJoin();
+    // Observed here so that a failure below (connect, subscribe) cannot leave it rejecting unobserved later.
+    joined.catch(() => undefined);
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [topic], fromBeginning });
     await this.consumer.run({
@@ -194,13 +201,22 @@ export class KafkaSubscription implements Subscription {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         removeJoin();
+        this.wakeOnClose.delete(cancel);
         reject(new Error(`KafkaBus: ${this.label} did not join its consumer group within ${this.settings.joinTimeoutMs} ms`));
       }, this.settings.joinTimeoutMs);
       const removeJoin = this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
         clearTimeout(timer);
         removeJoin();
+        this.wakeOnClose.delete(cancel);
         resolve();
       });
+      // close() cuts this wait short.
+      const cancel = () => {
+        clearTimeout(timer);
+        removeJoin();
+        reject(new Error(`KafkaBus: ${this.label} was closed before it joined its group`));
+      };
+      this.wakeOnClose.add(cancel);
     });
   }
 
@@ -251,11 +267,11 @@ export class KafkaSubscription implements Subscription {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
-        this.sleepers.delete(wake);
+        this.wakeOnClose.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      this.sleepers.add(wake);
+      this.wakeOnClose.add(wake);
     });
   }
 }

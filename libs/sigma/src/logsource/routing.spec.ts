@@ -18,7 +18,7 @@ describe('logsource routing and field mapping', () => {
   });
   it('rejects other logsources naming what is supported', () => {
     const sel = { sel: { a: 1 }, condition: 'sel' };
-    for (const ls of [{ product: 'cisco', service: 'aaa' }, { product: 'zeek', service: 'smb_files' }, { product: 'zeek', service: 'kerberos' }, { category: 'process_creation', product: 'windows' }]) {
+    for (const ls of <Array<Record<string, string>>>[{ product: 'cisco', service: 'aaa' }, { product: 'zeek', service: 'smb_files' }, { product: 'zeek', service: 'kerberos' }, { category: 'process_creation', product: 'windows' }]) {
       expect(errorOf(sel, ls)).toMatch(/^unsupported logsource \(.*\): .*supported logsources are category dns, dns_query, firewall/);
     }
   });

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { DATA_DIR, benignNames } from '../../testing/fixtures';
+import { DEFAULT_DGA_MODEL_PATH, DgaModel, type DgaModelFile } from './dga-model';
+import { assessDga, defaultDgaModel, dgaScore } from './dga-score';
+import { registrableLabel } from './registrable-label';
+
+const model = defaultDgaModel();
+
+function dgaList(family: string): string[] {
+  return readFileSync(`${DATA_DIR}/dga/train/${family}.txt`, 'utf8').split('\n').filter(Boolean);
+}
+
+describe('registrableLabel', () => {
+  it('takes the first label of the registered domain (private suffixes included)', () => {
+    expect(registrableLabel('www.Example.co.uk.')).toEqual({ domain: 'example.co.uk', label: 'example' });
+    expect(registrableLabel('abc123.duckdns.org')).toEqual({ domain: 'abc123.duckdns.org', label: 'abc123' });
+    expect(registrableLabel('a.b.c.tufomgucxbxqvut.net')?.label).toBe('tufomgucxbxqvut');
+    expect(registrableLabel('ac.jp')).toEqual({ domain: 'ac.jp', label: 'ac' });
+  });
+
+  it('gives nothing for IPs, single labels and junk', () => {
+    for (const name of ['10.0.0.1', '::1', 'localhost', '', 'a b.com', 'ex!ample.com']) expect(registrableLabel(name)).toBeUndefined();
+    expect(dgaScore('10.0.0.1')).toBeUndefined();
+  });
+});
+
+describe('DGA model', () => {
+  it('loads the committed model with thresholds from its validation split', () => {
+    expect(model.threshold).toBeGreaterThan(0.5);
+    expect(model.burstThreshold).toBeLessThan(model.threshold);
+    expect(model.file.thresholdFpr).toBe(0.001);
+  });
+
+  it('scores known DGA names high', () => {
+    const names = [
+      'tufomgucxbxqvut.com', // cryptolocker
+      'lvwhmvsglhaydwaqhmbgqzdaq.ru', // goz
+      'm6ygbj19iv5ki5fmz1lwm6njw.biz', // newgoz
+      'abqwsgyfeypkfovgqcnrgwjbd.com', // murofet
+      '7f2a37fc6c4f0.tickets', // monerodownloader
+      'xodvtjug3oa3qxx.com', // shiotob
+    ];
+    for (const name of names) expect([name, dgaScore(name)! >= model.threshold]).toEqual([name, true]);
+  });
+
+  it('scores popular names low', () => {
+    const names = ['google.com', 'facebook.com', 'wikipedia.org', 'microsoft.com', 'stackoverflow.com', 'bbc.co.uk', 'netflix.com', 'github.io'];
+    for (const name of names) expect([name, dgaScore(name)! < model.burstThreshold]).toEqual([name, true]);
+  });
+
+  it('catches most of random-string families and flags under 0.5 % of the Tranco top 10k', () => {
+    for (const family of ['cryptolocker', 'goz', 'newgoz', 'murofet']) {
+      const names = dgaList(family).slice(0, 2000);
+      const caught = names.filter((n) => dgaScore(n)! >= model.threshold).length;
+      expect([family, caught / names.length > 0.8]).toEqual([family, true]);
+    }
+    const tranco = benignNames('tranco10k.txt');
+    const flagged = tranco.filter((n) => (dgaScore(n) ?? 0) >= model.threshold);
+    expect(flagged.length / tranco.length).toBeLessThan(0.005);
+  });
+
+  it('does not let the TLD decide: the label scores the same under any suffix', () => {
+    const scores = ['.com', '.biz', '.top', '.ru', '.co.uk', '.duckdns.org'].map((tld) => dgaScore(`kdpejqcwzb${tld}`));
+    expect(new Set(scores).size).toBe(1);
+    expect(dgaScore('google.biz')).toBe(dgaScore('google.com'));
+  });
+
+  it('explains a name with its thresholds and popularity', () => {
+    expect(assessDga('mail.google.com')).toEqual({
+      domain: 'google.com',
+      label: 'google',
+      score: dgaScore('google.com'),
+      threshold: model.threshold,
+      burstThreshold: model.burstThreshold,
+      popularity: 'top1k',
+    });
+  });
+
+  it('rejects a damaged model file with a clear error', () => {
+    const file = JSON.parse(readFileSync(DEFAULT_DGA_MODEL_PATH, 'utf8')) as DgaModelFile;
+    expect(() => new DgaModel({ ...file, format: 'other' } as unknown as DgaModelFile)).toThrow(/unknown format/);
+    expect(() => new DgaModel({ ...file, denseWeights: [1, 2] })).toThrow(/denseWeights/);
+    expect(() => new DgaModel({ ...file, ngramBuckets: 7 })).toThrow(/ngramWeights/);
+    expect(() => new DgaModel({ ...file, threshold: 2 })).toThrow(/threshold/);
+    expect(() => DgaModel.load('/nonexistent/model.json')).toThrow(/cannot read/);
+  });
+});

@@ -1,0 +1,120 @@
+import { benignDnsEvents } from '@vigil/testing';
+import { observeEvent } from '../../observed-event';
+import { PopularitySet } from '../../popularity/popularity';
+import { batch, benignNames, dnsEvent, seededRandom, shuffled, T0 } from '../../testing/fixtures';
+import type { DetectionHit, ObservedEvent } from '../detection';
+import { createDgaDetector, DgaVolumeDetector } from './dga-volume';
+
+let seq = 0;
+function observe(query: string, timeMs: number, srcIP = '10.0.0.5', workspaceId = 'ws-test'): ObservedEvent {
+  const observed = observeEvent(batch(`b${seq++}`, 'dns', [dnsEvent(query, timeMs, srcIP)], { workspaceId }), 0);
+  if (observed === undefined) throw new Error('not observable');
+  return observed;
+}
+
+/** flightsim's DGA module: random 7-10 letter labels under common TLDs. */
+function flightsimNames(n: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  const tlds = ['.com', '.net', '.biz', '.org', '.info', '.top'];
+  return Array.from({ length: n }, () => {
+    const length = 7 + Math.floor(random() * 4);
+    let label = '';
+    for (let i = 0; i < length; i++) label += String.fromCharCode(97 + Math.floor(random() * 26));
+    return label + tlds[Math.floor(random() * tlds.length)];
+  });
+}
+
+function fired(detector: DgaVolumeDetector, events: ObservedEvent[]): DetectionHit[] {
+  return events.map((e) => detector.inspect(e)).filter((h): h is DetectionHit => h !== undefined);
+}
+
+describe('DgaVolumeDetector', () => {
+  it('catches every one of 50 flightsim-shaped runs (15 names in 15 s)', () => {
+    let caught = 0;
+    for (let run = 0; run < 50; run++) {
+      const detector = createDgaDetector();
+      const hits = fired(detector, flightsimNames(15, 100 + run).map((name, i) => observe(name, T0 + i * 1000)));
+      if (hits.length > 0) caught++;
+    }
+    expect(caught).toBe(50);
+  });
+
+  it('reports the build-up on first firing, then one lookup per hit', () => {
+    const detector = createDgaDetector();
+    const names = ['tufomgucxbxqvut.com', 'lcqqokcaxpeiowq.net', 'dtfkevqvyvrrwk.biz', 'mspftdngwpvvo.org', 'fhhvhiqlrtwpnik.info', 'kwobkvkcjsaovhyun.net'];
+    const hits = names.map((name, i) => detector.inspect(observe(`www.${name}`, T0 + i * 2000)));
+    expect(hits.slice(0, 4).every((h) => h === undefined)).toBe(true);
+    const first = hits[4]!;
+    expect(first.key).toBe('dga');
+    expect(first.weight).toBe(5);
+    expect(first.evidence.map((e) => e.wisdom.domain)).toEqual(names.slice(0, 5));
+    expect(first.wisdom).toEqual({ flags: ['perplexing_domain', 'unique'], domain: 'fhhvhiqlrtwpnik.info' });
+    expect(first.desc).toMatch(/^5 distinct random-looking domains in 60 s \(e\.g\. .*\), none of them in the popularity rankings/);
+    expect(hits[5]!.weight).toBe(1);
+    expect(hits[5]!.evidence).toHaveLength(1);
+  });
+
+  it('stays silent on 10,000 lookups of popular names and on generated browsing', () => {
+    const detector = createDgaDetector();
+    const random = seededRandom(5);
+    let t = T0;
+    const names = shuffled(benignNames('cisco-top20k.txt'), 7).slice(0, 10_000);
+    expect(fired(detector, names.map((n) => observe(n, (t += Math.floor(random() * 300)))))).toEqual([]);
+    const browsing = benignDnsEvents(10_000, { seed: 3 }).map((e, i) =>
+      observeEvent(batch(`g${i}`, 'dns', [e]), 0)!,
+    );
+    expect(fired(detector, browsing)).toEqual([]);
+  });
+
+  it('stays silent on 10,000 unranked-but-real names (popularity switched off) at a browsing rate', () => {
+    // Cloudflare-listed names with the popularity filter emptied: what the model alone lets through.
+    const detector = createDgaDetector({ popularity: PopularitySet.fromText('# vigil popularity v1\n') });
+    const random = seededRandom(11);
+    let t = T0;
+    const names = shuffled(benignNames('cloudflare-top100k.txt'), 13).slice(0, 10_000);
+    expect(fired(detector, names.map((n) => observe(n, (t += 500 + Math.floor(random() * 1000))))).length).toBe(0);
+  });
+
+  it('does not count names spread over more than the window, repeats, short labels or internal zones', () => {
+    const detector = createDgaDetector();
+    const names = flightsimNames(15, 1);
+    expect(fired(detector, names.map((n, i) => observe(n, T0 + i * 20_000)))).toEqual([]);
+    expect(fired(createDgaDetector(), Array.from({ length: 30 }, (_, i) => observe(names[0], T0 + i * 100)))).toEqual([]);
+    const internal = flightsimNames(15, 2).map((n) => n.replace(/\.[a-z]+$/, '.local'));
+    expect(fired(createDgaDetector(), internal.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
+    const short = ['qxzkv.com', 'zqxjw.net', 'kxqzv.biz', 'vqxzj.org', 'jqzxk.info', 'wqzxv.com'];
+    expect(fired(createDgaDetector(), short.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
+  });
+
+  it('does not count domains the network has used for longer than the novelty period', () => {
+    const detector = createDgaDetector({ noveltyMs: 60 * 60_000 });
+    const names = flightsimNames(15, 3);
+    names.forEach((n, i) => detector.inspect(observe(n, T0 + i * 5 * 60_000, '10.0.0.9')));
+    const later = T0 + 3 * 60 * 60_000;
+    expect(fired(detector, names.map((n, i) => observe(n, later + i * 1000)))).toEqual([]);
+  });
+
+  it('keeps hosts and workspaces apart', () => {
+    const detector = createDgaDetector();
+    const events = flightsimNames(15, 4).map((n, i) => observe(n, T0 + i * 1000, `10.0.0.${i % 4}`, i % 2 === 0 ? 'ws-a' : 'ws-b'));
+    expect(fired(detector, events)).toEqual([]);
+  });
+
+  it('bounds its state: LRU over hosts and remembered domains, capped domains per host', () => {
+    const detector = createDgaDetector({ maxHosts: 20, maxDomainsPerHost: 8, maxRememberedDomains: 100 });
+    const names = flightsimNames(600, 5);
+    names.forEach((n, i) => detector.inspect(observe(n, T0 + i, `10.1.${Math.floor(i / 3) % 250}.1`)));
+    flightsimNames(100, 6).forEach((n, i) => detector.inspect(observe(n, T0 + 1000 + i, '10.2.0.1')));
+    const stats = detector.stateStats();
+    expect(stats).toEqual({ keys: 20, maxKeys: 20, largestKey: 8, maxEntriesPerKey: 8 });
+    expect(detector.rememberedDomains()).toEqual({ size: 100, max: 100 });
+  });
+
+  it('rejects options that cannot work', () => {
+    expect(() => createDgaDetector({ minDistinctDomains: 0 })).toThrow(RangeError);
+    expect(() => createDgaDetector({ minDistinctDomains: 10, maxDomainsPerHost: 5 })).toThrow(RangeError);
+    expect(() => createDgaDetector({ windowMs: 0 })).toThrow(RangeError);
+    expect(() => createDgaDetector({ maxHosts: 1.5 })).toThrow(RangeError);
+    expect(() => createDgaDetector({ scoreThreshold: 1 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,211 @@
+import type { Wisdom } from '@vigil/contracts';
+import { LruMap } from '../../state/lru-map';
+import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
+import type {
+  DetectionDefinition,
+  DetectionHit,
+  Detector,
+  DetectorStateStats,
+  EvidenceEvent,
+  ObservedEvent,
+} from '../detection';
+import { DgaModel } from './dga-model';
+import { defaultDgaModel } from './dga-score';
+import { registrableLabel } from './registrable-label';
+
+export const DGA_VOLUME: DetectionDefinition = {
+  id: 'dga_volume',
+  threat: 'dga_volume',
+  title: 'Burst of machine-generated (DGA) domain lookups',
+  severity: 4,
+  flags: ['perplexing_domain', 'unique'],
+  mitreAttack: ['TA0011:T1568.002'],
+  analytic: { id: 3, name: 'Statistical' },
+  findingType: 'Domain Generation Algorithm',
+  keyDescription: 'constant `dga`: one finding per endpoint',
+};
+
+/**
+ * Per host: distinct registered domains that are (1) in no popularity ranking, (2) new to the workspace
+ * (first looked up less than `noveltyMs` ago by any of its hosts), (3) scored by the DGA model at or above
+ * the model's burst threshold (1 % FPR on popular domains) and (4) at least `minLabelLength` long.
+ * `minDistinctDomains` of them within `windowMs` fire. A DGA-infected host tries tens to thousands of
+ * candidate names until one resolves (flightsim sends 15 in 15 s); a browsing host seldom looks up five
+ * unranked, random-looking names in a minute, and names its network has used for an hour do not count.
+ */
+export interface DgaVolumeOptions {
+  windowMs: number;
+  minDistinctDomains: number;
+  /** Domains remembered per host (oldest dropped first); must be >= minDistinctDomains. */
+  maxDomainsPerHost: number;
+  /** Host windows kept; least recently used dropped first. */
+  maxHosts: number;
+  /** How long after its first lookup in a workspace a candidate domain still counts as never seen. */
+  noveltyMs: number;
+  /** First sightings of candidate domains remembered (per workspace and domain; LRU). */
+  maxRememberedDomains: number;
+  minLabelLength: number;
+  /** Score needed to count; default: the model's burst threshold. */
+  scoreThreshold?: number;
+  maxEvidence: number;
+  model?: DgaModel;
+  popularity?: PopularitySet;
+}
+
+export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
+  windowMs: 60_000,
+  minDistinctDomains: 5,
+  maxDomainsPerHost: 32,
+  maxHosts: 50_000,
+  noveltyMs: 60 * 60_000,
+  maxRememberedDomains: 200_000,
+  minLabelLength: 6,
+  maxEvidence: 10,
+};
+
+/** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
+const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
+
+interface Candidate {
+  lastSeenMs: number;
+  score: number;
+  unreported: number;
+  latest: ObservedEvent;
+}
+
+interface HostWindow {
+  latestMs: number;
+  /** Keyed by registered domain; Map order = least recently seen first. */
+  domains: Map<string, Candidate>;
+}
+
+export class DgaVolumeDetector implements Detector {
+  readonly definition = DGA_VOLUME;
+  readonly types = ['dns'] as const;
+  private readonly options: DgaVolumeOptions;
+  private readonly model: DgaModel;
+  private readonly popularity: PopularitySet;
+  private readonly threshold: number;
+  private readonly hosts: LruMap<string, HostWindow>;
+  private readonly firstSeen: LruMap<string, number>;
+
+  constructor(options: Partial<DgaVolumeOptions> = {}) {
+    this.options = { ...DEFAULT_DGA_VOLUME_OPTIONS, ...options };
+    const o = this.options;
+    const positiveInt = (name: keyof DgaVolumeOptions): void => {
+      const v = o[name];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new RangeError(`dga_volume: ${name} must be a positive integer, got ${String(v)}`);
+    };
+    (['minDistinctDomains', 'maxDomainsPerHost', 'maxHosts', 'maxRememberedDomains', 'minLabelLength', 'maxEvidence'] as const).forEach(positiveInt);
+    if (o.maxDomainsPerHost < o.minDistinctDomains) throw new RangeError('dga_volume: maxDomainsPerHost must be >= minDistinctDomains');
+    if (!(o.windowMs > 0)) throw new RangeError(`dga_volume: windowMs must be positive, got ${o.windowMs}`);
+    if (!(o.noveltyMs >= 0)) throw new RangeError(`dga_volume: noveltyMs must be >= 0, got ${o.noveltyMs}`);
+    this.model = o.model ?? defaultDgaModel();
+    this.popularity = o.popularity ?? defaultPopularity();
+    this.threshold = o.scoreThreshold ?? this.model.burstThreshold;
+    if (!(this.threshold > 0 && this.threshold < 1)) throw new RangeError(`dga_volume: scoreThreshold must lie in (0, 1), got ${this.threshold}`);
+    this.hosts = new LruMap(o.maxHosts);
+    this.firstSeen = new LruMap(o.maxRememberedDomains);
+  }
+
+  inspect(observed: ObservedEvent): DetectionHit | undefined {
+    if (observed.hostname === undefined) return undefined;
+    const r = registrableLabel(observed.hostname);
+    if (r === undefined || r.label.length < this.options.minLabelLength) return undefined;
+    const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
+    if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
+    if (this.popularity.tier(r.domain) !== undefined) return undefined;
+    const score = this.model.scoreLabel(r.label);
+    if (score < this.threshold) return undefined;
+
+    const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
+    const firstSeenMs = this.firstSeen.get(seenKey);
+    if (firstSeenMs === undefined || observed.timeMs < firstSeenMs) this.firstSeen.set(seenKey, observed.timeMs);
+    else if (observed.timeMs - firstSeenMs > this.options.noveltyMs) return undefined;
+
+    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.ip}`;
+    let window = this.hosts.get(hostKey);
+    if (window === undefined) {
+      window = { latestMs: observed.timeMs, domains: new Map() };
+      this.hosts.set(hostKey, window);
+    }
+    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
+    window.latestMs = Math.max(window.latestMs, observed.timeMs);
+    this.record(window, r.domain, score, observed);
+    this.prune(window);
+    if (window.domains.size < this.options.minDistinctDomains) return undefined;
+    return this.hit(window, r.domain, observed);
+  }
+
+  stateStats(): DetectorStateStats {
+    let largestKey = 0;
+    for (const window of this.hosts.values()) largestKey = Math.max(largestKey, window.domains.size);
+    return { keys: this.hosts.size, maxKeys: this.hosts.maxSize, largestKey, maxEntriesPerKey: this.options.maxDomainsPerHost };
+  }
+
+  /** Workspace-wide first sightings held, against their bound. */
+  rememberedDomains(): { size: number; max: number } {
+    return { size: this.firstSeen.size, max: this.firstSeen.maxSize };
+  }
+
+  private record(window: HostWindow, domain: string, score: number, observed: ObservedEvent): void {
+    const previous = window.domains.get(domain);
+    window.domains.delete(domain);
+    window.domains.set(domain, {
+      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
+      score,
+      unreported: (previous?.unreported ?? 0) + 1,
+      latest: observed,
+    });
+    while (window.domains.size > this.options.maxDomainsPerHost) window.domains.delete(window.domains.keys().next().value as string);
+  }
+
+  private prune(window: HostWindow): void {
+    const cutoff = window.latestMs - this.options.windowMs;
+    for (const [domain, c] of window.domains) if (c.lastSeenMs < cutoff) window.domains.delete(domain);
+  }
+
+  /** Reports every lookup not yet reported: the build-up when it first fires, one lookup afterwards. */
+  private hit(window: HostWindow, domain: string, trigger: ObservedEvent): DetectionHit {
+    const entries = [...window.domains];
+    const wisdom: Wisdom = { flags: [...DGA_VOLUME.flags], domain };
+    let weight = 0;
+    const pending: { event: ObservedEvent; domain: string }[] = [];
+    for (const [d, c] of entries) {
+      if (c.unreported === 0) continue;
+      weight += c.unreported;
+      if (c.latest !== trigger) pending.push({ event: c.latest, domain: d });
+      c.unreported = 0;
+    }
+    pending.sort((a, b) => a.event.timeMs - b.event.timeMs);
+    const evidence: EvidenceEvent[] = [
+      ...pending.slice(-(this.options.maxEvidence - 1)).map((p) => ({ event: p.event, wisdom: { ...wisdom, domain: p.domain } })),
+      { event: trigger, wisdom },
+    ];
+    const distinct = entries.length;
+    const meanScore = entries.reduce((s, [, c]) => s + c.score, 0) / distinct;
+    const windowSeconds = Math.round(this.options.windowMs / 1000);
+    const examples = entries.slice(-3).map(([d]) => d).join(', ');
+    return {
+      detection: DGA_VOLUME,
+      key: 'dga',
+      weight,
+      evidence,
+      wisdom,
+      observations: [
+        `${distinct} distinct unranked, never-seen, random-looking domains in ${windowSeconds} s`,
+        `mean DGA score ${meanScore.toFixed(2)} (threshold ${this.threshold.toFixed(2)})`,
+        `latest ${examples}`,
+      ],
+      desc:
+        `${distinct} distinct random-looking domains in ${windowSeconds} s (e.g. ${examples}), none of them in the ` +
+        `popularity rankings or seen in this network before, mean DGA score ${meanScore.toFixed(2)}: ` +
+        'lookups of a domain generation algorithm searching for its command server',
+    };
+  }
+}
+
+/** The detector the engine registers. */
+export function createDgaDetector(options: Partial<DgaVolumeOptions> = {}): DgaVolumeDetector {
+  return new DgaVolumeDetector(options);
+}
