@@ -5,3 +5,4 @@ export * from './account';
 export * from './detections';
 export * from './results';
 export * from './openapi';
+export * from './rules';

@@ -1,7 +1,7 @@
 import { isTelemetryType, type AlertRecord, type FindingRecord, type TelemetryBatch, type TelemetryType } from '@vigil/contracts';
 import { FindingAggregator } from './aggregation/finding-aggregator';
 import { buildAlert } from './alerts/alert-builder';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats } from './detections/detection';
+import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from './detections/detection';
 import { DnsTunnelDetector, type DnsTunnelOptions } from './detections/dns-tunnel/dns-tunnel';
 import { OastDomainDetector } from './detections/oast/oast-domain';
 import { createIntelDetectors } from './detections/intel/create-intel-detectors';
@@ -10,6 +10,16 @@ import type { IndicatorStore } from './intel/indicator-store';
 import { observeEvent } from './observed-event';
 import { buildDetectionFinding } from './ocsf/finding-builder';
 import { LruMap } from './state/lru-map';
+
+/**
+ * Detections the engine runs after the built-in ones on each event (customer Sigma rules). They see the
+ * built-in hits of the event (for their enrichment) and their hits are aggregated and alerted like built-ins.
+ */
+export interface ExtraHitSource {
+  /** False when nothing of this source can fire for the workspace and type: the engine then skips it. */
+  covers(workspaceId: string, type: TelemetryType): boolean;
+  inspect(observed: ObservedEvent, builtInHits: readonly DetectionHit[]): DetectionHit[];
+}
 
 export interface DetectionEngineOptions {
   /** Bound of every keyed state: open findings and each stateful detection's windows. Default 100,000. */
@@ -24,6 +34,8 @@ export interface DetectionEngineOptions {
   intel?: IndicatorStore;
   /** Resolvers the organisation runs or sanctions: DNS to them is not resolver bypass. */
   configuredResolvers?: readonly string[];
+  /** More detections per event, e.g. customer Sigma rules (see {@link ExtraHitSource}). */
+  extraHits?: ExtraHitSource;
 }
 
 export interface DetectionResult {
@@ -71,6 +83,7 @@ export class DetectionEngine {
   private readonly aggregator: FindingAggregator;
   private readonly results: LruMap<string, DetectionResult>;
   private readonly clock: () => number;
+  private readonly extraHits?: ExtraHitSource;
 
   constructor(opts: DetectionEngineOptions = {}) {
     const maxKeys = opts.maxKeys ?? DEFAULT_MAX_KEYS;
@@ -88,6 +101,7 @@ export class DetectionEngine {
     this.aggregator = new FindingAggregator(maxKeys);
     this.results = new LruMap(opts.maxCachedBatches ?? DEFAULT_MAX_CACHED_BATCHES);
     this.clock = opts.clock ?? Date.now;
+    this.extraHits = opts.extraHits;
   }
 
   /** @throws InvalidBatchError when `batch` is not a TelemetryBatch (events that are not objects are skipped). */
@@ -99,7 +113,8 @@ export class DetectionEngine {
 
     const detectors = this.detectorsByType.get(batch.type) ?? [];
     const alerts: AlertRecord[] = [];
-    if (detectors.length > 0) {
+    const extra = this.extraHits?.covers(batch.workspaceId, batch.type) ? this.extraHits : undefined;
+    if (detectors.length > 0 || extra !== undefined) {
       for (let index = 0; index < batch.events.length; index++) {
         const observed = observeEvent(batch, index);
         if (observed === undefined) continue;
@@ -108,6 +123,7 @@ export class DetectionEngine {
           const hit = detector.inspect(observed);
           if (hit !== undefined) hits.push(hit);
         }
+        if (extra !== undefined) hits.push(...extra.inspect(observed, hits));
         if (hits.length === 0) continue;
         for (const hit of hits) this.aggregator.add(batch.workspaceId, observed.endpoint, hit, batch.batchId);
         const alert = buildAlert(observed, hits);

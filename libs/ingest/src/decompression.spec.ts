@@ -199,12 +199,13 @@ describe('createDecompressionHook with Fastify', () => {
       expect(elapsed).toBeLessThan(2000);
       expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      await sleep(50);
-      const servedSoonAfter = upload.served();
+      // Inflation stopped with the reply: the rest of the upload is drained as raw bytes (so the client gets its
+      // 413 instead of a reset connection), which costs next to no CPU, where inflating it would cost seconds.
+      const cpuBefore = process.cpuUsage();
       await sleep(300);
-      // Inflation stopped with the reply: nothing more is pulled from the client after it.
-      expect(upload.served()).toBe(servedSoonAfter);
-      expect(upload.served()).toBeLessThan(bomb.length / 4);
+      const cpu = process.cpuUsage(cpuBefore);
+      expect((cpu.user + cpu.system) / 1000).toBeLessThan(150);
+      expect(upload.served()).toBeLessThanOrEqual(bomb.length);
     });
   });
 });

@@ -118,11 +118,35 @@ function pipeThroughDecoder(
     if (!decoder.readableEnded) {
       source.unpipe(decoder);
       decoder.destroy();
+      drainBriefly(source);
     }
   });
   Object.defineProperty(decoder, 'receivedEncodedLength', { get: () => decoder.bytesWritten });
   source.pipe(decoder);
   return decoder as unknown as DecodedPayload;
+}
+
+/** Raw bytes and time spent discarding the rest of a refused body (no decompression) before closing. */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+const DRAIN_LIMIT_MS = 2000;
+
+/**
+ * Reads and discards what the client is still sending after an early answer (a 413 part-way through a bomb),
+ * within a bound. Closing with unread input makes the kernel reset the connection, and many clients then lose
+ * the answer and report a broken pipe instead of the 413.
+ */
+function drainBriefly(source: Readable): void {
+  let drained = 0;
+  const stop = () => source.destroy();
+  const timer = setTimeout(stop, DRAIN_LIMIT_MS);
+  timer.unref();
+  source.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) stop();
+  });
+  source.once('end', () => clearTimeout(timer));
+  source.once('close', () => clearTimeout(timer));
+  source.resume();
 }
 
 /**

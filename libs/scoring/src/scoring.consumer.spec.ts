@@ -2,9 +2,9 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { BUS, type Bus, type ConsumedRecord } from '@vigil/bus';
 import { loadConfig } from '@vigil/config';
-import { TOPICS, type FindingRecord, type TelemetryBatch } from '@vigil/contracts';
+import { encodeRuleSetRecord, TOPICS, type FindingRecord, type TelemetryBatch } from '@vigil/contracts';
 import { PlatformModule } from '@vigil/platform';
-import { makeTempDir, tunnelDnsEvents } from '@vigil/testing';
+import { assertValidOcsfFinding, makeTempDir, tunnelDnsEvents } from '@vigil/testing';
 import { ScoringModule } from './scoring.module';
 
 async function collect(bus: Bus, topic: string, count: number): Promise<ConsumedRecord[]> {
@@ -64,5 +64,26 @@ describe('ScoringConsumer (real local bus)', () => {
     const dead = await collect(bus, TOPICS.deadLetter.name, 2);
     expect(dead.map((r) => r.headers?.reason?.split(':')[0]).sort()).toEqual(['invalid', 'unreadable']);
     expect(dead.every((r) => r.headers?.source === TOPICS.events.name)).toBe(true);
+  });
+
+  it('applies customer Sigma rules from the rules topic without a restart', async () => {
+    const rule = `title: Customer rule\nid: 00000000-0000-4000-8000-00000000c0de\nauthor: Spec Author\nlevel: medium\nlogsource:\n  category: dns\ndetection:\n  sel:\n    query|endswith: .customer-rule.test\n  condition: sel\n`;
+    const updatedAt = new Date().toISOString();
+    await bus.publish(TOPICS.rules.name, [
+      {
+        key: 'ws-sigma',
+        value: encodeRuleSetRecord({ v: 1, workspaceId: 'ws-sigma', version: 1, rules: [{ id: '00000000-0000-4000-8000-00000000c0de', kind: 'rule', title: 'Customer rule', level: 'medium', status: '', fileName: 'r.yml', source: rule, updatedAt }] }),
+      },
+    ]);
+    let finding: FindingRecord | undefined;
+    for (let attempt = 0; attempt < 20 && finding === undefined; attempt++) {
+      const batch: TelemetryBatch = { v: 1, workspaceId: 'ws-sigma', type: 'dns', batchId: `sigma-${attempt}`, receivedAt: Date.now(), events: [{ ts: new Date().toISOString(), srcIP: '10.5.5.5', query: 'x.customer-rule.test' }] };
+      await bus.publish(TOPICS.events.name, [{ key: 'ws-sigma|10.5.5.5', value: Buffer.from(JSON.stringify(batch)) }]);
+      const records = (await collect(bus, TOPICS.findings.name, 1)).map((r) => JSON.parse(r.value.toString()) as FindingRecord);
+      finding = records.find((f) => f.workspaceId === 'ws-sigma');
+    }
+    expect(finding).toBeDefined();
+    assertValidOcsfFinding(finding!.finding);
+    expect((finding!.finding as any).unmapped.sigma).toMatchObject({ id: '00000000-0000-4000-8000-00000000c0de', author: 'Spec Author' });
   });
 });

@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
-import { TOPICS, type TelemetryBatch } from '@vigil/contracts';
+import { decodeRuleSetRecord, TOPICS, type FindingRecord, type TelemetryBatch } from '@vigil/contracts';
 import { DetectionEngine, IndicatorStore, InvalidBatchError } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
 import { scoringMetrics } from './scoring-metrics';
+import { SIGMA_DETECTION_PREFIX } from './sigma/sigma-detections';
+import { decorateSigmaFinding } from './sigma/sigma-finding';
+import { SigmaHitSource } from './sigma/sigma-hit-source';
 
 export const SCORING_GROUP = 'scoring-engine';
 
@@ -16,8 +19,10 @@ export const SCORING_GROUP = 'scoring-engine';
 export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ScoringConsumer.name);
   /** One engine per process: state is keyed by (workspace, endpoint), and a host's events arrive on one partition. */
-  private readonly engine = new DetectionEngine({ intel: new IndicatorStore() });
+  private readonly sigma = new SigmaHitSource();
+  private readonly engine = new DetectionEngine({ intel: new IndicatorStore(), extraHits: this.sigma });
   private subscription?: Subscription;
+  private rulesSubscription?: Subscription;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -27,6 +32,9 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Broadcast: every instance reads every workspace's rules, from the start, and follows changes.
+    this.rulesSubscription = await this.bus.subscribe({ topic: TOPICS.rules.name }, async (batch) => this.applyRules(batch));
+    await this.rulesSubscription.caughtUp;
     this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: SCORING_GROUP, fromBeginning: true }, (batch) =>
       this.score(batch),
     );
@@ -35,6 +43,29 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onModuleDestroy(): Promise<void> {
     await this.subscription?.close();
+    await this.rulesSubscription?.close();
+  }
+
+  private async applyRules(batch: BusBatch): Promise<void> {
+    for (const record of batch.records) {
+      try {
+        const set = decodeRuleSetRecord(record.value);
+        const problems = this.sigma.apply(set);
+        this.logger.log(`workspace ${set.workspaceId}: ${this.sigma.ruleCount(set.workspaceId)} customer Sigma rule(s) active (version ${set.version})`);
+        if (problems.length) this.logger.warn(`workspace ${set.workspaceId}: ${problems.length} customer rule document(s) skipped: ${problems.slice(0, 5).join('; ')}`);
+      } catch (error) {
+        this.logger.error(`unreadable record on ${TOPICS.rules.name} (key ${record.key ?? ''}) ignored: ${String(error)}`);
+      }
+    }
+  }
+
+  private decorate(finding: FindingRecord): FindingRecord {
+    const analytic = (finding.finding.finding_info as { analytic?: { uid?: string } }).analytic;
+    if (analytic?.uid?.startsWith(SIGMA_DETECTION_PREFIX)) {
+      const meta = this.sigma.metaOf(finding.workspaceId, analytic.uid);
+      if (meta !== undefined) decorateSigmaFinding(finding, meta);
+    }
+    return finding;
   }
 
   private async score(batch: BusBatch): Promise<void> {
@@ -58,7 +89,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
         continue;
       }
       scoringMetrics.record(telemetry.events.length, output.findings.length, output.alerts.length);
-      for (const finding of output.findings) findings.push({ key: finding.workspaceId, value: Buffer.from(JSON.stringify(finding)) });
+      for (const finding of output.findings) findings.push({ key: finding.workspaceId, value: Buffer.from(JSON.stringify(this.decorate(finding))) });
       for (const alert of output.alerts) alerts.push({ key: alert.workspaceId, value: Buffer.from(JSON.stringify(alert)) });
     }
     if (deadLetters.length) {

@@ -7,7 +7,8 @@ import { NETWORK_FLAGS } from '../detections/network/network-inventory';
  * `feature` flags say what is unusual about a name or a connection. The IDs are the ones existing clients
  * know; the titles are Vigil's.
  */
-export const FLAG_DICTIONARY: FlagDictionary = {
+/** The dictionary of the established and Vigil's own core entries; the detection families add theirs below. */
+export const CORE_FLAGS: FlagDictionary = {
   c2: { title: 'Command and control infrastructure', type: 'category' },
   dga: { title: 'Domain produced by a domain generation algorithm (DGA)', type: 'feature' },
   perplexing_domain: { title: 'Domain name looks machine-generated', type: 'feature' },
@@ -41,6 +42,6 @@ export const FLAG_DICTIONARY: FlagDictionary = {
 
   // Added by Vigil.
   long_hostname: { title: 'Unusually long host name that can carry encoded data', type: 'feature' },
-  ...NETWORK_FLAGS,
-  ...INTEL_FLAGS,
 };
+
+export const FLAG_DICTIONARY: FlagDictionary = { ...CORE_FLAGS, ...NETWORK_FLAGS, ...INTEL_FLAGS };

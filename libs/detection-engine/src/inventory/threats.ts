@@ -7,7 +7,8 @@ import { NETWORK_THREATS } from '../detections/network/network-inventory';
  * ones existing clients already know; severities not published for them were chosen here (marked "chosen").
  * Severity: 5 critical, 4 high, 3 medium, 2 low, 1 informational.
  */
-export const THREAT_DICTIONARY: ThreatDictionary = {
+/** The dictionary of the established and Vigil's own core entries; the detection families add theirs below. */
+export const CORE_THREATS: ThreatDictionary = {
   c2_communication: { title: 'C2 communication attempt indicating infection', severity: 5 },
   multiple_long_hostnames: { title: 'Multiple requests to long hostnames indicating DNS tunneling', severity: 4 },
   dga_volume: { title: 'Multiple requests for DGA domains indicating infection', severity: 4 },
@@ -38,6 +39,6 @@ export const THREAT_DICTIONARY: ThreatDictionary = {
     title: 'Interaction with an out-of-band application security testing (OAST) service indicating exploitation or security testing',
     severity: 4,
   },
-  ...NETWORK_THREATS,
-  ...INTEL_THREATS,
 };
+
+export const THREAT_DICTIONARY: ThreatDictionary = { ...CORE_THREATS, ...NETWORK_THREATS, ...INTEL_THREATS };

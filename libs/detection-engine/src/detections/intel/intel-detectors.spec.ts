@@ -1,8 +1,8 @@
 import type { IpEvent, TelemetryType, TlsEvent } from '@vigil/contracts';
 import { assertValidOcsfFinding } from '@vigil/testing';
 import { FindingAggregator } from '../../aggregation/finding-aggregator';
-import { FLAG_DICTIONARY } from '../../inventory/flags';
-import { THREAT_DICTIONARY } from '../../inventory/threats';
+import { CORE_FLAGS, FLAG_DICTIONARY } from '../../inventory/flags';
+import { CORE_THREATS, THREAT_DICTIONARY } from '../../inventory/threats';
 import { IndicatorStore } from '../../intel/indicator-store';
 import { parseAttackPair } from '../../mitre';
 import { observeEvent } from '../../observed-event';
@@ -160,11 +160,12 @@ describe('intel detection definitions and findings', () => {
   it('declare known threats, flags and valid MITRE pairs', () => {
     expect(detectors.map((d) => d.definition)).toEqual(INTEL_DETECTIONS);
     for (const definition of INTEL_DETECTIONS) {
-      expect(THREAT_DICTIONARY[definition.threat] ?? INTEL_THREATS[definition.threat]).toBeDefined();
-      for (const flag of definition.flags) expect(FLAG_DICTIONARY[flag] ?? INTEL_FLAGS[flag]).toBeDefined();
+      expect(THREAT_DICTIONARY[definition.threat]).toBeDefined();
+      for (const flag of definition.flags) expect(FLAG_DICTIONARY[flag]).toBeDefined();
       for (const pair of definition.mitreAttack) expect(() => parseAttackPair(pair)).not.toThrow();
     }
-    for (const id of Object.keys(INTEL_THREATS)) expect(THREAT_DICTIONARY[id]).toBeUndefined();
+    for (const id of Object.keys(INTEL_THREATS)) expect(CORE_THREATS[id]).toBeUndefined();
+    for (const id of Object.keys(INTEL_FLAGS)) expect(CORE_FLAGS[id]).toBeUndefined();
   });
 
   it('turn into valid OCSF Detection Findings', () => {

@@ -1,6 +1,6 @@
 import { benignDnsEvents, ipEvents } from '@vigil/testing';
-import { FLAG_DICTIONARY } from '../../inventory/flags';
-import { THREAT_DICTIONARY } from '../../inventory/threats';
+import { CORE_FLAGS, FLAG_DICTIONARY } from '../../inventory/flags';
+import { CORE_THREATS, THREAT_DICTIONARY } from '../../inventory/threats';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, parseAttackPair } from '../../mitre';
 import { flightsimScan, flow, hitsOf, observe, T0 } from './flow-fixtures';
 import { createNetworkDetectors, LongConnectionDetector, NETWORK_ATTACK_TACTICS, NETWORK_ATTACK_TECHNIQUES, NETWORK_FLAGS, NETWORK_THREATS, StrobeDetector } from './index';
@@ -25,8 +25,8 @@ describe('createNetworkDetectors', () => {
   });
 
   it('adds only new threat and flag ids, none that clash with the established dictionaries', () => {
-    for (const id of Object.keys(NETWORK_THREATS)) expect({ id, clash: THREAT_DICTIONARY[id] !== undefined }).toEqual({ id, clash: false });
-    for (const id of Object.keys(NETWORK_FLAGS)) expect({ id, clash: FLAG_DICTIONARY[id] !== undefined }).toEqual({ id, clash: false });
+    for (const id of Object.keys(NETWORK_THREATS)) expect({ id, clash: CORE_THREATS[id] !== undefined }).toEqual({ id, clash: false });
+    for (const id of Object.keys(NETWORK_FLAGS)) expect({ id, clash: CORE_FLAGS[id] !== undefined }).toEqual({ id, clash: false });
   });
 
   it('reuses the established threat ids where the meaning is the same', () => {

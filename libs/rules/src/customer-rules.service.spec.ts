@@ -1,0 +1,113 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { BUS, type Bus } from '@vigil/bus';
+import { loadConfig } from '@vigil/config';
+import { decodeRuleSetRecord, TOPICS, type WorkspaceRuleSet } from '@vigil/contracts';
+import { PlatformModule } from '@vigil/platform';
+import { makeTempDir } from '@vigil/testing';
+import { CustomerRulesService } from './customer-rules.service';
+import { CustomerRulesCoreModule } from './rules.module';
+import { writeZip } from './testing/zip-writer';
+import { ZipRejectedError } from './upload/zip-reader';
+
+const dnsRule = (id: string, domain: string, level = 'high') =>
+  `title: Query for ${domain}\nid: ${id}\nstatus: test\nlevel: ${level}\nlogsource:\n  category: dns\ndetection:\n  selection:\n    query|endswith: '.${domain}'\n  condition: selection\n`;
+const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const correlation = (id: string, ref: string) =>
+  `title: Many queries\nid: ${id}\nstatus: test\ncorrelation:\n  type: event_count\n  rules:\n    - ${ref}\n  group-by:\n    - src_ip\n  timespan: 5m\n  condition:\n    gte: 10\n`;
+
+describe('CustomerRulesService (real chdb and local bus)', () => {
+  const temp = makeTempDir('vigil-rules-');
+  let app: INestApplicationContext;
+  let rules: CustomerRulesService;
+  const announced = new Map<string, WorkspaceRuleSet>();
+
+  beforeAll(async () => {
+    const config = loadConfig({ VIGIL_DATA_DIR: temp.path });
+    app = await NestFactory.createApplicationContext(
+      { module: class RulesSpecModule {}, imports: [PlatformModule.forRoot(config, { http: false }), CustomerRulesCoreModule] },
+      { logger: false },
+    );
+    await app.init();
+    rules = app.get(CustomerRulesService);
+    await app.get<Bus>(BUS).subscribe({ topic: TOPICS.rules.name }, async (batch) => {
+      for (const record of batch.records) announced.set(record.key!, decodeRuleSetRecord(record.value));
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    temp.cleanup();
+  });
+
+  const announcedIds = async (workspace: string, expected: string[]) => {
+    for (let i = 0; i < 100; i++) {
+      const ids = announced.get(workspace)?.rules.map((r) => r.id).sort();
+      if (JSON.stringify(ids) === JSON.stringify([...expected].sort())) return ids;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return announced.get(workspace)?.rules.map((r) => r.id).sort();
+  };
+  const listed = async (workspace: string) => (await rules.list(workspace)).map((r) => r.id).sort();
+
+  it('merges: adds new rules, updates existing ones by id, and announces the whole set', async () => {
+    const first = await rules.upload('ws-merge', writeZip([{ name: 'a.yml', data: dnsRule(ID(1), 'evil.test') }, { name: 'b.yml', data: dnsRule(ID(2), 'bad.test') }]), { mode: 'merge', dryRun: false });
+    expect(first).toEqual({ valid: 2, invalid: 0, errors: [], ignored: [] });
+    const second = await rules.upload('ws-merge', writeZip([{ name: 'b2.yaml', data: dnsRule(ID(2), 'worse.test', 'critical') }, { name: 'c.yml', data: dnsRule(ID(3), 'c.test') }]), { mode: 'merge', dryRun: false });
+    expect(second.valid).toBe(2);
+    expect(await listed('ws-merge')).toEqual([ID(1), ID(2), ID(3)]);
+    const updated = (await rules.list('ws-merge')).find((r) => r.id === ID(2));
+    expect(updated).toMatchObject({ title: 'Query for worse.test', level: 'critical', fileName: 'b2.yaml', kind: 'rule', status: 'test' });
+    expect(await announcedIds('ws-merge', [ID(1), ID(2), ID(3)])).toEqual([ID(1), ID(2), ID(3)]);
+    expect(announced.get('ws-merge')!.rules.find((r) => r.id === ID(2))!.source).toContain('worse.test');
+  });
+
+  it('replaces: removes the rules the upload does not carry', async () => {
+    await rules.upload('ws-replace', writeZip([{ name: 'a.yml', data: dnsRule(ID(11), 'a.test') }, { name: 'b.yml', data: dnsRule(ID(12), 'b.test') }]), { mode: 'merge', dryRun: false });
+    const outcome = await rules.upload('ws-replace', writeZip([{ name: 'c.yml', data: dnsRule(ID(13), 'c.test') }]), { mode: 'replace', dryRun: false });
+    expect(outcome.valid).toBe(1);
+    expect(await listed('ws-replace')).toEqual([ID(13)]);
+    expect(await announcedIds('ws-replace', [ID(13)])).toEqual([ID(13)]);
+  });
+
+  it('dry run validates and stores nothing', async () => {
+    const outcome = await rules.upload('ws-dry', writeZip([{ name: 'a.yml', data: dnsRule(ID(21), 'a.test') }, { name: 'bad.yml', data: 'title: x\n' }]), { mode: 'replace', dryRun: true });
+    expect(outcome.valid).toBe(1);
+    expect(outcome.invalid).toBe(1);
+    expect(outcome.errors[0].fileName).toBe('bad.yml');
+    expect(await listed('ws-dry')).toEqual([]);
+  });
+
+  it('stores the valid rules of a mixed upload and reports each invalid one precisely', async () => {
+    const zip = writeZip([
+      { name: 'ok.yml', data: dnsRule(ID(31), 'ok.test') },
+      { name: 'syntax.yml', data: 'title: [unclosed\n' },
+      { name: 'logsource.yml', data: dnsRule(ID(32), 'x.test').replace('category: dns', 'product: cisco\n  service: aaa') },
+      { name: 'dup.yml', data: dnsRule(ID(31), 'dup.test') },
+      { name: 'corr.yml', data: correlation(ID(33), 'no-such-rule') },
+      { name: 'notes.txt', data: 'ignored' },
+    ]);
+    const outcome = await rules.upload('ws-mixed', zip, { mode: 'merge', dryRun: false });
+    expect(outcome.valid).toBe(1);
+    expect(outcome.invalid).toBe(4);
+    expect(outcome.ignored).toEqual(['notes.txt']);
+    const byFile = Object.fromEntries(outcome.errors.map((e) => [e.fileName, e.error]));
+    expect(byFile['syntax.yml']).toMatch(/line \d+, column \d+/);
+    expect(byFile['logsource.yml']).toMatch(/unsupported logsource/);
+    expect(byFile['dup.yml']).toBe(`rule id '${ID(31)}' is already used by ok.yml in this archive`);
+    expect(byFile['corr.yml']).toMatch(/'no-such-rule' not found/);
+    expect(await listed('ws-mixed')).toEqual([ID(31)]);
+  });
+
+  it('accepts a correlation over a rule already stored in the workspace, and keeps workspaces apart', async () => {
+    const outcome = await rules.upload('ws-mixed', writeZip([{ name: 'corr.yml', data: correlation(ID(34), ID(31)) }]), { mode: 'merge', dryRun: false });
+    expect(outcome).toMatchObject({ valid: 1, invalid: 0 });
+    expect((await rules.list('ws-mixed')).find((r) => r.id === ID(34))?.kind).toBe('correlation');
+    expect(await listed('ws-other')).toEqual([]);
+  });
+
+  it('refuses a corrupt archive as a whole', async () => {
+    await expect(rules.upload('ws-merge', Buffer.from('PK\u0003\u0004broken'), { mode: 'replace', dryRun: false })).rejects.toBeInstanceOf(ZipRejectedError);
+    expect(await listed('ws-merge')).toEqual([ID(1), ID(2), ID(3)]);
+  });
+});
