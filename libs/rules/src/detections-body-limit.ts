@@ -26,7 +26,7 @@ export class DetectionsBodyLimit {
     if (typeof fastify?.addHook !== 'function') return;
     fastify.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (route.url.replace(/\/$/, '') === '/v1/detections' && methods.includes('POST')) route.bodyLimit = DETECTIONS_BODY_LIMIT;
+      if (typeof route.url === 'string' && route.url.replace(/\/$/, '') === '/v1/detections' && methods.includes('POST')) route.bodyLimit = DETECTIONS_BODY_LIMIT;
     });
   }
 }

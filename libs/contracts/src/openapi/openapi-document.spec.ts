@@ -11,6 +11,7 @@ import { telemetrySchemas } from './schemas-telemetry';
 /** The operations of the telemetry API spec, plus Vigil's operational endpoints. */
 const EXPECTED_OPERATIONS: [path: string, method: string][] = [
   ['/v1/account/status', 'get'],
+  ['/v1/detections', 'get'],
   ['/v1/detections', 'post'],
   ['/v1/findings', 'get'],
   ['/v1/alerts', 'get'],
@@ -247,7 +248,7 @@ describe('openApiDocument', () => {
   it('has the resource schemas the spec defines', () => {
     const required = [
       'eventsResponseBody', 'accountStatus', 'message', 'alert', 'wisdom', 'alerts', 'threats', 'threat', 'flags',
-      'flag', 'findings', 'finding', 'detectionsUpload', 'detectionsBadRequest', 'errorMessage',
+      'flag', 'findings', 'finding', 'detectionsUpload', 'customerRules', 'detectionsBadRequest', 'errorMessage',
       'dnsEvent', 'ipEvent', 'tlsEvent', 'httpEvent', 'leaseEvent',
     ];
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(required));

@@ -124,6 +124,13 @@ const v1Paths: Record<string, PathItemObject> = {
     },
   },
   '/v1/detections': {
+    get: {
+      operationId: 'listDetections',
+      summary: 'List customer Sigma rules',
+      description: "Lists the calling workspace's stored customer Sigma rules (a Vigil extension of the API).",
+      tags: ['detections'],
+      responses: { '200': json('customerRules', 'The stored rules.'), ...commonErrors },
+    },
     post: {
       operationId: 'uploadDetections',
       summary: 'Upload Sigma rules',
@@ -134,7 +141,10 @@ const v1Paths: Record<string, PathItemObject> = {
       responses: {
         '200': json('detectionsUpload', 'Every rule in the archive was accepted.'),
         ...commonErrors,
-        '400': json('detectionsBadRequest', 'The archive is malformed or some rules are invalid; nothing was stored.'),
+        '400': json(
+          'detectionsBadRequest',
+          'The archive is malformed (nothing stored) or some rules are invalid (the valid ones are stored unless `dry_run`). Entries that are not `.yml`/`.yaml` files are ignored and listed in `ignored`.',
+        ),
         ...bodyErrors,
       },
     },

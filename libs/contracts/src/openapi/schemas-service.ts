@@ -50,6 +50,30 @@ export const serviceSchemas: Record<string, JsonSchema> = {
       },
     },
   },
+  customerRules: {
+    title: 'Customer rules',
+    description: "The workspace's stored customer Sigma rules.",
+    type: 'object',
+    required: ['rules'],
+    properties: {
+      rules: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'kind', 'title'],
+          properties: {
+            id: { type: 'string', description: 'The rule id (Sigma `id`, else `name`, else a content hash).' },
+            kind: { type: 'string', enum: ['rule', 'correlation', 'filter'] },
+            title: { type: 'string' },
+            level: { type: 'string' },
+            status: { type: 'string' },
+            fileName: { type: 'string', description: 'File the rule came from in its last upload.' },
+            updatedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+  },
   detectionsBadRequest: {
     title: 'Rule upload refusal',
     description: 'Why a rule archive was refused, with one entry per rule file that failed.',

@@ -15,7 +15,6 @@ interface CompiledMeta {
   id: string;
   name?: string;
   title: string;
-  references?: string[];
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');

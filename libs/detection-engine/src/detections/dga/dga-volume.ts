@@ -88,6 +88,8 @@ export class DgaVolumeDetector implements Detector {
   private readonly threshold: number;
   private readonly hosts: LruMap<string, HostWindow>;
   private readonly firstSeen: LruMap<string, number>;
+  /** Scores of recently seen unranked labels: hosts repeat their lookups, scoring costs ~30 µs. */
+  private readonly scores = new LruMap<string, number>(10_000);
 
   constructor(options: Partial<DgaVolumeOptions> = {}) {
     this.options = { ...DEFAULT_DGA_VOLUME_OPTIONS, ...options };
@@ -115,7 +117,11 @@ export class DgaVolumeDetector implements Detector {
     const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
     if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
     if (this.popularity.tier(r.domain) !== undefined) return undefined;
-    const score = this.model.scoreLabel(r.label);
+    let score = this.scores.get(r.label);
+    if (score === undefined) {
+      score = this.model.scoreLabel(r.label);
+      this.scores.set(r.label, score);
+    }
     if (score < this.threshold) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;

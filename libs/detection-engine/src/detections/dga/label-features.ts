@@ -155,18 +155,8 @@ export function denseFeatures(label: string, lm: CharLanguageModel, dgaLm: CharL
   return f;
 }
 
-/** 32-bit FNV-1a of a string (char codes < 256 here). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /**
- * Hashed character n-grams of `^label$` (orders 2-4), each bucket weighted 1/sqrt(number of n-grams) so that
+ * Hashed character n-grams of `^label$` (of the given orders; the model uses 1-4), each bucket weighted 1/sqrt(number of n-grams) so that
  * long labels do not dominate. Returns parallel arrays of bucket indexes and values (bucket repeats summed).
  */
 export function ngramFeatures(label: string, buckets: number, orders: readonly number[]): { index: Int32Array; value: Float64Array } {
@@ -174,8 +164,11 @@ export function ngramFeatures(label: string, buckets: number, orders: readonly n
   const counts = new Map<number, number>();
   let total = 0;
   for (const order of orders) {
+    const orderCode = 48 + order; // the n-gram is hashed as the text `${order}${ngram}` (32-bit FNV-1a)
     for (let i = 0; i + order <= padded.length; i++) {
-      const bucket = fnv1a(`${order}${padded.slice(i, i + order)}`) % buckets;
+      let h = Math.imul(0x811c9dc5 ^ orderCode, 0x01000193);
+      for (let k = i; k < i + order; k++) h = Math.imul(h ^ padded.charCodeAt(k), 0x01000193);
+      const bucket = (h >>> 0) % buckets;
       counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
       total++;
     }
