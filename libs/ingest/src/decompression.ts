@@ -135,7 +135,8 @@ const DRAIN_LIMIT_MS = 2000;
  * within a bound. Closing with unread input makes the kernel reset the connection, and many clients then lose
  * the answer and report a broken pipe instead of the 413.
  */
-function drainBriefly(source: Readable): void {
+export function drainBriefly(source: Readable): void {
+  if (source.readableEnded || source.destroyed) return;
   let drained = 0;
   const stop = () => source.destroy();
   const timer = setTimeout(stop, DRAIN_LIMIT_MS);

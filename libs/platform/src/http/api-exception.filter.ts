@@ -63,7 +63,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         message = `No such endpoint: ${request.method} ${path}`;
       }
     }
-    if (status === 413) message = `Request body too large: the limit is ${message.match(/\d+/)?.[0] ?? 'exceeded'} bytes after decompression`;
+    if (status === 413) message = 'Request body too large: the limit applies after decompression (10 MB for telemetry, 50 MB for rule archives)';
     if (status >= 500) this.logger.error(`${request.method} ${request.url}: ${String((exception as Error)?.stack ?? exception)}`);
     if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
     if (reply.sent) return;

@@ -3,7 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import compress from '@fastify/compress';
 import type { FastifyRequest } from 'fastify';
 import type { VigilConfig } from '@vigil/config';
-import { createDecompressionHook } from '@vigil/ingest';
+import { createDecompressionHook, drainBriefly } from '@vigil/ingest';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { registerHttpMetrics } from '../ops/http-metrics';
 import { loadTlsMaterial } from './tls';
@@ -37,6 +37,15 @@ export async function createHttpApp(module: unknown, config: VigilConfig): Promi
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('preParsing', createDecompressionHook());
+  // A 413 goes out before the body has been read. Closing at once would reset the connection under a client
+  // that is still sending, and many clients then lose the answer (EPIPE); so the rest is read and dropped,
+  // within a bound of bytes and time (drainBriefly), and the connection closes after that instead.
+  fastify.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 413 && !request.raw.complete) {
+      reply.removeHeader('connection');
+      drainBriefly(request.raw);
+    }
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (wantsRawBody(request) || body.length === 0) return done(null, wantsRawBody(request) ? body : undefined);
