@@ -6,6 +6,7 @@ import { DnsTunnelDetector, type DnsTunnelOptions } from './detections/dns-tunne
 import { OastDomainDetector } from './detections/oast/oast-domain';
 import { createIntelDetectors } from './detections/intel/create-intel-detectors';
 import { createNetworkDetectors, type NetworkDetectorOptions } from './detections/network';
+import { createDgaDetector } from './detections/dga';
 import type { IndicatorStore } from './intel/indicator-store';
 import { observeEvent } from './observed-event';
 import { buildDetectionFinding } from './ocsf/finding-builder';
@@ -91,6 +92,7 @@ export class DetectionEngine {
     this.detectors = [
       new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }),
       new OastDomainDetector(),
+      createDgaDetector(),
       ...createNetworkDetectors({ ...opts.network, maxKeys }),
       ...(opts.intel ? createIntelDetectors(opts.intel, { configuredResolvers: opts.configuredResolvers }) : []),
     ];

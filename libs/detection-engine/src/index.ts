@@ -51,3 +51,5 @@ export type { OcsfEvidence, OcsfEndpoint } from './ocsf/evidence';
 
 export * from './detections/network';
 export * from './intel';
+export * from './detections/dga';
+export * from './popularity';
