@@ -43,7 +43,7 @@ export { OAST_SERVICES } from './detections/oast/oast-services';
 
 export { FindingAggregator, aggregationKeyHash, FINDING_IDLE_CLOSE_MS, MAX_FINDING_EVIDENCE, MAX_FINDING_BATCH_IDS } from './aggregation/finding-aggregator';
 export type { AggregationKey, FindingVersion } from './aggregation/finding-aggregator';
-export { buildAlert, alertId } from './alerts/alert-builder';
+export { buildAlert, alertId, mergeWisdom } from './alerts/alert-builder';
 export { buildDetectionFinding, OCSF_VERSION, OCSF_PROFILES } from './ocsf/finding-builder';
 export type { FindingBuildOptions } from './ocsf/finding-builder';
 export { buildEvidence } from './ocsf/evidence';

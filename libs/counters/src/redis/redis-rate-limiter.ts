@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '@vigil/config';
 import type { RateLimitDecision, RateLimiter } from '../counters';
+import { consumeWith } from '../rate-limit-decision';
 
 /**
  * Fixed-window per-key limiter whose counts live in Redis, so every gateway replica draws on the same budget.
@@ -24,15 +25,8 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async consume(key: string, cost = 1): Promise<RateLimitDecision> {
-    try {
-      const res = await this.limiter.consume(key, cost);
-      return { allowed: true, retryAfterSeconds: 0, remaining: res.remainingPoints };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), remaining: 0 };
-      }
-      throw rejection;
-    }
+  consume(key: string, cost = 1): Promise<RateLimitDecision> {
+    return consumeWith(this.limiter, key, cost);
   }
+
 }

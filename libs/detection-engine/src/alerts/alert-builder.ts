@@ -7,12 +7,8 @@ export function alertId(batchId: string, index: number): string {
   return uuidV5(['alert', batchId, String(index)].join('\u0000'));
 }
 
-/**
- * One legacy alert for an event that raised at least one detection; several detections on one event
- * share the alert. Returns undefined for event types the legacy API has no alerts for (lease).
- */
-export function buildAlert(observed: ObservedEvent, hits: DetectionHit[]): AlertRecord | undefined {
-  if (hits.length === 0 || observed.type === 'lease') return undefined;
+/** The union of several detections' wisdom about one event (flags, labels, the first domain named). */
+export function mergeWisdom(hits: readonly DetectionHit[]): Wisdom {
   const flags = new Set<string>();
   const labels = new Set<string>();
   let domain: string | undefined;
@@ -24,6 +20,16 @@ export function buildAlert(observed: ObservedEvent, hits: DetectionHit[]): Alert
   const wisdom: Wisdom = { flags: [...flags] };
   if (labels.size > 0) wisdom.labels = [...labels];
   if (domain !== undefined) wisdom.domain = domain;
+  return wisdom;
+}
+
+/**
+ * One legacy alert for an event that raised at least one detection; several detections on one event
+ * share the alert. Returns undefined for event types the legacy API has no alerts for (lease).
+ */
+export function buildAlert(observed: ObservedEvent, hits: DetectionHit[]): AlertRecord | undefined {
+  if (hits.length === 0 || observed.type === 'lease') return undefined;
+  const wisdom = mergeWisdom(hits);
 
   const severity = Math.max(...hits.map((h) => h.detection.severity)) as Severity;
   return {

@@ -1,5 +1,6 @@
 import type { TelemetryType, Wisdom, WorkspaceRuleSet } from '@vigil/contracts';
 import type { DetectionEngineOptions, DetectionHit, ObservedEvent } from '@vigil/detection-engine';
+import { mergeWisdom } from '@vigil/detection-engine';
 import type { SigmaEnrichment, SigmaMeta } from '@vigil/sigma';
 import { compileWorkspace, type CompiledWorkspace } from './compile-workspace';
 import { correlationHit, ruleHit, SIGMA_DETECTION_PREFIX } from './sigma-detections';
@@ -44,7 +45,7 @@ export class SigmaHitSource implements ExtraHitSource {
   inspect(observed: ObservedEvent, builtInHits: readonly DetectionHit[]): DetectionHit[] {
     const compiled = this.workspaces.get(observed.workspaceId);
     if (compiled === undefined) return [];
-    const wisdom = mergedWisdom(builtInHits);
+    const wisdom = mergeWisdom(builtInHits);
     const enrichment: SigmaEnrichment = { flags: wisdom.flags, labels: wisdom.labels, domain: wisdom.domain };
     const matched = compiled.ruleSet.match(observed.type, observed.event, enrichment);
     const hits: DetectionHit[] = [];
@@ -58,17 +59,3 @@ export class SigmaHitSource implements ExtraHitSource {
   }
 }
 
-function mergedWisdom(hits: readonly DetectionHit[]): Wisdom {
-  const flags = new Set<string>();
-  const labels = new Set<string>();
-  let domain: string | undefined;
-  for (const hit of hits) {
-    hit.wisdom.flags.forEach((f) => flags.add(f));
-    hit.wisdom.labels?.forEach((l) => labels.add(l));
-    domain ??= hit.wisdom.domain;
-  }
-  const wisdom: Wisdom = { flags: [...flags] };
-  if (labels.size) wisdom.labels = [...labels];
-  if (domain !== undefined) wisdom.domain = domain;
-  return wisdom;
-}
