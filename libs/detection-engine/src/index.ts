@@ -53,3 +53,4 @@ export * from './detections/network';
 export * from './intel';
 export * from './detections/dga';
 export * from './popularity';
+export { DnsExplainer, formatExplanation, type DnsNameExplanation } from './explain/explain-dns';
