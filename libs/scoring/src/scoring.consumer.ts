@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { BUS, type Bus, type BusBatch, type BusRecord, type Subscription } from '@vigil/bus';
+import { BUS, type Bus, type BusBatch, type BusRecord, type ConsumedRecord, type Subscription } from '@vigil/bus';
 import { decodeRuleSetRecord, TOPICS, type FindingRecord, type TelemetryBatch } from '@vigil/contracts';
 import { DetectionEngine, IndicatorStore, InvalidBatchError } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
@@ -18,8 +18,9 @@ export const SCORING_GROUP = 'scoring-engine';
 @Injectable()
 export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ScoringConsumer.name);
-  /** One engine per process: state is keyed by (workspace, endpoint), and a host's events arrive on one partition. */
+  /** Customer Sigma rules per workspace, fed from `ctl.rules.v1`; the engine asks it for extra hits per event. */
   private readonly sigma = new SigmaHitSource();
+  /** One engine per process: state is keyed by (workspace, endpoint), and a host's events arrive on one partition. */
   private readonly engine = new DetectionEngine({ intel: new IndicatorStore(), extraHits: this.sigma });
   private subscription?: Subscription;
   private rulesSubscription?: Subscription;
@@ -77,7 +78,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
       try {
         telemetry = JSON.parse(record.value.toString('utf8')) as TelemetryBatch;
       } catch (error) {
-        deadLetters.push({ key: record.key, value: record.value, headers: { ...record.headers, reason: `unreadable: ${String(error)}`, source: batch.topic } });
+        deadLetters.push(deadLetter(batch, record, `unreadable: ${String(error)}`));
         continue;
       }
       let output: ReturnType<DetectionEngine['process']>;
@@ -85,7 +86,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
         output = this.engine.process(telemetry);
       } catch (error) {
         if (!(error instanceof InvalidBatchError)) throw error;
-        deadLetters.push({ key: record.key, value: record.value, headers: { ...record.headers, reason: `invalid: ${error.message}`, source: batch.topic } });
+        deadLetters.push(deadLetter(batch, record, `invalid: ${error.message}`));
         continue;
       }
       scoringMetrics.record(telemetry.events.length, output.findings.length, output.alerts.length);
@@ -98,4 +99,9 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     }
     await Promise.all([this.bus.publish(TOPICS.findings.name, findings), this.bus.publish(TOPICS.alerts.name, alerts)]);
   }
+}
+
+/** A record that can never be scored, for the dead-letter topic: the original, with why and where from. */
+function deadLetter(batch: BusBatch, record: ConsumedRecord, reason: string): BusRecord {
+  return { key: record.key, value: record.value, headers: { ...record.headers, reason, source: batch.topic } };
 }
