@@ -7,6 +7,7 @@ import { OastDomainDetector } from './detections/oast/oast-domain';
 import { createIntelDetectors } from './detections/intel/create-intel-detectors';
 import { createNetworkDetectors, type NetworkDetectorOptions } from './detections/network';
 import { createDgaDetector } from './detections/dga';
+import { ImposterDomainDetector } from './detections/imposter/imposter-domain';
 import type { IndicatorStore } from './intel/indicator-store';
 import { observeEvent } from './observed-event';
 import { buildDetectionFinding } from './ocsf/finding-builder';
@@ -93,6 +94,7 @@ export class DetectionEngine {
       new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }),
       new OastDomainDetector(),
       createDgaDetector(),
+      new ImposterDomainDetector(),
       ...createNetworkDetectors({ ...opts.network, maxKeys }),
       ...(opts.intel ? createIntelDetectors(opts.intel, { configuredResolvers: opts.configuredResolvers }) : []),
     ];

@@ -54,3 +54,5 @@ export * from './intel';
 export * from './detections/dga';
 export * from './popularity';
 export { DnsExplainer, formatExplanation, type DnsNameExplanation } from './explain/explain-dns';
+export { ImposterDomainDetector, IMPOSTER_DOMAIN } from './detections/imposter/imposter-domain';
+export { BrandIndex, type ImposterMatch, type ImposterTechnique } from './detections/imposter/brand-index';

@@ -52,7 +52,9 @@ export const ATTACK_TECHNIQUES: Readonly<Record<string, string>> = {
   T1571: 'Non-Standard Port',
   T1572: 'Protocol Tunneling',
   T1573: 'Encrypted Channel',
+  T1566: 'Phishing',
   T1583: 'Acquire Infrastructure',
+  'T1583.001': 'Acquire Infrastructure: Domains',
   T1595: 'Active Scanning',
 };
 

@@ -35,6 +35,7 @@ export const CORE_THREATS: ThreatDictionary = {
   anon_circuit: { title: 'Anonymizing circuit setup indicating infection or evasion attempt', severity: 4 },
 
   // Added by Vigil.
+  imposter_domain: { title: 'Traffic to a look-alike of a popular domain indicating phishing', severity: 3 },
   customer_sigma_rule: { title: 'Match of a customer-provided Sigma rule', severity: 3 },
   oast_interaction: {
     title: 'Interaction with an out-of-band application security testing (OAST) service indicating exploitation or security testing',

@@ -70,6 +70,13 @@ export class PopularitySet {
     return this.tiers.get(registeredDomain);
   }
 
+  /** The registered domains of one tier. */
+  domainsIn(tier: PopularityTier): string[] {
+    const domains: string[] = [];
+    for (const [domain, t] of this.tiers) if (t === tier) domains.push(domain);
+    return domains;
+  }
+
   count(tier: PopularityTier): number {
     let n = 0;
     for (const t of this.tiers.values()) if (t === tier) n++;

@@ -1,0 +1,118 @@
+/**
+ * Look-alike matching of registrable labels against popular brands' labels: homoglyph substitutions, bit-flips
+ * of one character, one edit (insert, delete, substitute, swap of neighbours) and hyphenated combinations.
+ */
+export type ImposterTechnique = 'homoglyph' | 'bitsquat' | 'typosquat' | 'combosquat';
+
+export interface ImposterMatch {
+  brand: string;
+  technique: ImposterTechnique;
+}
+
+/** Brand labels shorter than this are skipped: short labels have too many innocent neighbours. */
+export const MIN_BRAND_LENGTH = 5;
+/** One edit is only a typo of a brand at least this long. */
+export const MIN_TYPO_BRAND_LENGTH = 6;
+
+/** Characters and sequences that pass for others in a domain name (after lower-casing). */
+const HOMOGLYPHS: [RegExp, string][] = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/cl/g, 'd'],
+  [/0/g, 'o'],
+  [/1/g, 'l'],
+  [/3/g, 'e'],
+  [/4/g, 'a'],
+  [/5/g, 's'],
+  [/7/g, 't'],
+  [/8/g, 'b'],
+  [/\$/g, 's'],
+];
+
+function unglyph(label: string): string {
+  let out = label;
+  for (const [pattern, replacement] of HOMOGLYPHS) out = out.replace(pattern, replacement);
+  return out.replace(/i/g, 'l');
+}
+
+const HOST_CHARS = /^[a-z0-9-]$/;
+
+function isOneBitFlip(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let differing = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      if (differing !== -1) return false;
+      differing = i;
+    }
+  }
+  if (differing === -1) return false;
+  const x = a.charCodeAt(differing) ^ b.charCodeAt(differing);
+  return (x & (x - 1)) === 0 && HOST_CHARS.test(a[differing]);
+}
+
+function deletions(label: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < label.length; i++) out.push(label.slice(0, i) + label.slice(i + 1));
+  return out;
+}
+
+function swaps(label: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < label.length; i++) {
+    if (label[i] !== label[i + 1]) out.push(label.slice(0, i) + label[i + 1] + label[i] + label.slice(i + 2));
+  }
+  return out;
+}
+
+/** An index of brand labels built once; `match` costs a few map look-ups per character of the label. */
+export class BrandIndex {
+  private readonly brands = new Set<string>();
+  /** Homoglyph-normalised form → brand. */
+  private readonly byGlyphForm = new Map<string, string>();
+  /** One-character deletions of each typo-eligible brand → brand (symmetric-delete index for one edit). */
+  private readonly byDeletion = new Map<string, string>();
+
+  constructor(brandLabels: Iterable<string>) {
+    for (const brand of brandLabels) {
+      if (brand.length < MIN_BRAND_LENGTH || !/^[a-z][a-z0-9-]*$/.test(brand)) continue;
+      this.brands.add(brand);
+      if (!this.byGlyphForm.has(unglyph(brand))) this.byGlyphForm.set(unglyph(brand), brand);
+      if (brand.length >= MIN_TYPO_BRAND_LENGTH) for (const d of deletions(brand)) if (!this.byDeletion.has(d)) this.byDeletion.set(d, brand);
+    }
+  }
+
+  get size(): number {
+    return this.brands.size;
+  }
+
+  /** The brand `label` imitates, or undefined (a brand's own label never matches). */
+  match(label: string): ImposterMatch | undefined {
+    if (this.brands.has(label) || label.length < MIN_BRAND_LENGTH - 1) return undefined;
+    const glyphBrand = this.byGlyphForm.get(unglyph(label));
+    if (glyphBrand !== undefined && glyphBrand !== label) {
+      return { brand: glyphBrand, technique: isOneBitFlip(label, glyphBrand) ? 'bitsquat' : 'homoglyph' };
+    }
+    const typo = this.oneEditBrand(label);
+    if (typo !== undefined) return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat' };
+    const combo = label.split('-').find((token, _i, tokens) => tokens.length > 1 && this.brands.has(token));
+    if (combo !== undefined) return { brand: combo, technique: 'combosquat' };
+    return undefined;
+  }
+
+  private oneEditBrand(label: string): string | undefined {
+    if (label.length + 1 < MIN_TYPO_BRAND_LENGTH) return undefined;
+    // Insertion in the label (label minus one char is a brand).
+    for (const d of deletions(label)) if (this.brands.has(d) && d.length >= MIN_TYPO_BRAND_LENGTH) return d;
+    // Deletion from the brand (the label is a brand minus one char).
+    const deleted = this.byDeletion.get(label);
+    if (deleted !== undefined) return deleted;
+    // Substitution: both lose the same position.
+    for (const d of deletions(label)) {
+      const brand = this.byDeletion.get(d);
+      if (brand !== undefined && brand.length === label.length) return brand;
+    }
+    for (const s of swaps(label)) if (this.brands.has(s) && s.length >= MIN_TYPO_BRAND_LENGTH) return s;
+    return undefined;
+  }
+}
