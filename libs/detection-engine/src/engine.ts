@@ -1,4 +1,4 @@
-import { isTelemetryType, type AlertRecord, type FindingRecord, type TelemetryBatch, type TelemetryType } from '@vigil/contracts';
+import { isTelemetryType, type AlertRecord, type FindingRecord, type LeaseEvent, type TelemetryBatch, type TelemetryType } from '@vigil/contracts';
 import { FindingAggregator } from './aggregation/finding-aggregator';
 import { buildAlert } from './alerts/alert-builder';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from './detections/detection';
@@ -9,7 +9,8 @@ import { createNetworkDetectors, type NetworkDetectorOptions } from './detection
 import { createDgaDetector } from './detections/dga';
 import { ImposterDomainDetector } from './detections/imposter/imposter-domain';
 import type { IndicatorStore } from './intel/indicator-store';
-import { observeEvent } from './observed-event';
+import { endpointId, observeEvent } from './observed-event';
+import { LeaseTracker } from './enrichment/lease-tracker';
 import { buildDetectionFinding } from './ocsf/finding-builder';
 import { LruMap } from './state/lru-map';
 
@@ -85,6 +86,7 @@ export class DetectionEngine {
   private readonly aggregator: FindingAggregator;
   private readonly results: LruMap<string, DetectionResult>;
   private readonly clock: () => number;
+  private readonly leases: LeaseTracker;
   private readonly extraHits?: ExtraHitSource;
 
   constructor(opts: DetectionEngineOptions = {}) {
@@ -105,6 +107,7 @@ export class DetectionEngine {
     this.aggregator = new FindingAggregator(maxKeys);
     this.results = new LruMap(opts.maxCachedBatches ?? DEFAULT_MAX_CACHED_BATCHES);
     this.clock = opts.clock ?? Date.now;
+    this.leases = new LeaseTracker(maxKeys);
     this.extraHits = opts.extraHits;
   }
 
@@ -115,6 +118,7 @@ export class DetectionEngine {
     const cached = this.results.get(cacheKey);
     if (cached !== undefined) return cached;
 
+    if (batch.type === 'lease') this.recordLeases(batch);
     const detectors = this.detectorsByType.get(batch.type) ?? [];
     const alerts: AlertRecord[] = [];
     const extra = this.extraHits?.covers(batch.workspaceId, batch.type) ? this.extraHits : undefined;
@@ -122,6 +126,7 @@ export class DetectionEngine {
       for (let index = 0; index < batch.events.length; index++) {
         const observed = observeEvent(batch, index);
         if (observed === undefined) continue;
+        this.attributeFromLease(observed);
         const hits: DetectionHit[] = [];
         for (const detector of detectors) {
           const hit = detector.inspect(observed);
@@ -150,6 +155,28 @@ export class DetectionEngine {
     const result = { findings, alerts };
     this.results.set(cacheKey, result);
     return result;
+  }
+
+  private recordLeases(batch: TelemetryBatch): void {
+    for (let index = 0; index < batch.events.length; index++) {
+      const observed = observeEvent(batch, index);
+      if (observed !== undefined) this.leases.record(batch.workspaceId, observed.event as LeaseEvent, observed.timeMs);
+    }
+  }
+
+  /**
+   * Fills the host name and MAC an event lacks from the DHCP lease that covered its source IP at its time, so
+   * findings and alerts name the machine, and detection state follows the host across address changes.
+   */
+  private attributeFromLease(observed: ObservedEvent): void {
+    const { endpoint } = observed;
+    if (endpoint.ip === '' || (endpoint.host !== undefined && endpoint.mac !== undefined)) return;
+    const holder = this.leases.holderAt(observed.workspaceId, endpoint.ip, observed.timeMs);
+    if (holder === undefined) return;
+    const host = endpoint.host ?? holder.host;
+    const mac = endpoint.mac ?? holder.mac;
+    observed.endpoint = { ip: endpoint.ip, ...(host ? { host } : {}), ...(mac ? { mac } : {}), id: endpointId(endpoint.ip, host) };
+    observed.event = { ...observed.event, ...(host ? { srcHost: host } : {}), ...(mac ? { srcMac: mac } : {}) };
   }
 
   /** The definitions of every detection this engine runs. */

@@ -56,3 +56,4 @@ export * from './popularity';
 export { DnsExplainer, formatExplanation, type DnsNameExplanation } from './explain/explain-dns';
 export { ImposterDomainDetector, IMPOSTER_DOMAIN } from './detections/imposter/imposter-domain';
 export { BrandIndex, type ImposterMatch, type ImposterTechnique } from './detections/imposter/brand-index';
+export { LeaseTracker, type LeaseHolder } from './enrichment/lease-tracker';

@@ -34,7 +34,13 @@ function eventTimeMs(event: TelemetryEvent, fallbackMs: number): number {
 function endpointOf(event: TelemetryEvent): Endpoint {
   const ip = typeof event.srcIP === 'string' ? event.srcIP : '';
   const host = typeof event.srcHost === 'string' && event.srcHost.length > 0 ? event.srcHost : undefined;
-  return host === undefined ? { ip } : { ip, host };
+  const mac = typeof event.srcMac === 'string' && event.srcMac.length > 0 ? event.srcMac.toLowerCase() : undefined;
+  return { ip, ...(host !== undefined ? { host } : {}), ...(mac !== undefined ? { mac } : {}), id: endpointId(ip, host) };
+}
+
+/** See Endpoint.id. */
+export function endpointId(ip: string, host: string | undefined): string {
+  return host === undefined ? ip : `host:${host.toLowerCase()}`;
 }
 
 /** Wraps one event of a batch for the detections; undefined when the event is not an object. */

@@ -87,7 +87,7 @@ export class FindingAggregator {
     const hitTimes = hit.evidence.map((e) => e.event.timeMs);
     const hitFirst = Math.min(...hitTimes);
     const hitLast = Math.max(...hitTimes);
-    const findingKey = [workspaceId, endpoint.ip, hit.detection.id, hit.key].join('\u0000');
+    const findingKey = [workspaceId, endpoint.id, hit.detection.id, hit.key].join('\u0000');
 
     let finding = this.open.get(findingKey);
     if (finding !== undefined && hitLast - finding.lastEventMs > FINDING_IDLE_CLOSE_MS) finding = undefined;
@@ -101,6 +101,7 @@ export class FindingAggregator {
     finding.firstEventMs = Math.min(finding.firstEventMs, hitFirst);
     finding.lastEventMs = Math.max(finding.lastEventMs, hitLast);
     if (endpoint.host !== undefined) finding.endpoint = { ...finding.endpoint, host: endpoint.host };
+    if (endpoint.mac !== undefined) finding.endpoint = { ...finding.endpoint, mac: endpoint.mac };
     finding.desc = hit.desc;
     finding.wisdom = mergeWisdom(finding.wisdom, hit.wisdom);
     finding.observations = hit.observations;
@@ -122,7 +123,7 @@ export class FindingAggregator {
   }
 
   private start(workspaceId: string, endpoint: Endpoint, hit: DetectionHit, windowStartMs: number): OpenFinding {
-    const uid = uuidV5(['finding', workspaceId, endpoint.ip, hit.detection.id, hit.key, String(windowStartMs)].join('\u0000'));
+    const uid = uuidV5(['finding', workspaceId, endpoint.id, hit.detection.id, hit.key, String(windowStartMs)].join('\u0000'));
     return {
       uid,
       revision: 0,

@@ -27,6 +27,12 @@ export interface DetectionDefinition {
 export interface Endpoint {
   ip: string;
   host?: string;
+  mac?: string;
+  /**
+   * Identity for detection state: `host:<name>` when the host is known (from the event or its DHCP lease), else
+   * the IP, so state follows a host across address changes.
+   */
+  id: string;
 }
 
 /** One telemetry event as the detections see it. */

@@ -68,11 +68,12 @@ function observables(version: FindingVersion, evidences: OcsfEvidence[]): OcsfOb
 }
 
 function device(version: FindingVersion): Record<string, unknown> | undefined {
-  const { ip, host } = version.endpoint;
+  const { ip, host, mac } = version.endpoint;
   if (ip === '' && host === undefined) return undefined;
   const out: Record<string, unknown> = { type_id: 0, type: 'Unknown' };
   if (ip !== '') out.ip = ip;
   if (host !== undefined) out.hostname = host;
+  if (mac !== undefined) out.mac = mac;
   return out;
 }
 

@@ -129,7 +129,7 @@ export class DgaVolumeDetector implements Detector {
     if (firstSeenMs === undefined || observed.timeMs < firstSeenMs) this.firstSeen.set(seenKey, observed.timeMs);
     else if (observed.timeMs - firstSeenMs > this.options.noveltyMs) return undefined;
 
-    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.ip}`;
+    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
     let window = this.hosts.get(hostKey);
     if (window === undefined) {
       window = { latestMs: observed.timeMs, domains: new Map() };

@@ -113,7 +113,7 @@ export class DnsTunnelDetector implements Detector {
     const assessment = assessSubdomain(originalCaseSubdomain(observed.rawHostname, split.registeredDomain, split.subdomain), this.options.thresholds);
     if (!assessment.randomLooking) return undefined;
 
-    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.ip}\u0000${split.registeredDomain}`;
+    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${split.registeredDomain}`;
     let window = this.windows.get(windowKey);
     if (window === undefined) {
       window = { latestMs: observed.timeMs, entries: new Map() };

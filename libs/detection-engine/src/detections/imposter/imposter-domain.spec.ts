@@ -10,7 +10,7 @@ function dns(hostname: string): ObservedEvent {
     type: 'dns',
     event: { ts: '2026-01-01T00:00:00.000Z', srcIP: '10.0.0.1', query: hostname },
     timeMs: 0,
-    endpoint: { ip: '10.0.0.1' },
+    endpoint: { ip: '10.0.0.1', id: '10.0.0.1' },
     hostname,
     rawHostname: hostname,
   };

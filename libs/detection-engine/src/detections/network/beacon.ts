@@ -108,7 +108,7 @@ export class BeaconDetector implements Detector {
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     const flow = readFlow(observed);
     if (flow === undefined) return undefined;
-    const hostKey = `${observed.workspaceId}\u0000${flow.srcIP}`;
+    const hostKey = `${observed.workspaceId}\u0000${flow.srcKey}`;
     const hostFirst = this.hostFirstSeen.get(hostKey);
     if (hostFirst === undefined || observed.timeMs < hostFirst) this.hostFirstSeen.set(hostKey, Math.min(hostFirst ?? observed.timeMs, observed.timeMs));
 

@@ -5,6 +5,8 @@ import { isPublicAddress } from './ip-ranges';
 /** An IP flow event with its fields checked: a field that is missing or unusable is undefined. */
 export interface Flow {
   srcIP: string;
+  /** Endpoint identity for state keys (host when known, else the IP): see Endpoint.id. */
+  srcKey: string;
   destIP?: string;
   destPort?: number;
   /** Lower-case transport protocol (`tcp`, `udp`, `icmp`, ...). */
@@ -53,6 +55,7 @@ function parseFlow(observed: ObservedEvent): Flow | undefined {
   const destIP = typeof event.destIP === 'string' && event.destIP.length > 0 ? event.destIP : undefined;
   return {
     srcIP: observed.endpoint.ip,
+    srcKey: observed.endpoint.id,
     destIP,
     destPort: port(event.destPort),
     proto: word(event.proto),

@@ -106,7 +106,7 @@ export class LargeTransferDetector implements Detector {
     if (flow === undefined || flow.destIP === undefined || !flow.destIsPublic || isBlocked(flow)) return undefined;
     const bytesOut = flow.bytesOut ?? 0;
     if (bytesOut === 0 || !this.kind.matches(flow)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcIP}\u0000${flow.destIP}`;
+    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${flow.destIP}`;
     const totals = this.sums.add(key, [bytesOut, flow.bytesIn ?? 0], observed);
     if (totals === undefined || totals[0] < this.options.minBytesOut) return undefined;
 

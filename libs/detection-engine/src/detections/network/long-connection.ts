@@ -94,7 +94,7 @@ export class StrobeDetector implements Detector {
     const flow = readFlow(observed);
     if (flow === undefined || flow.destIP === undefined || !flow.destIsPublic) return undefined;
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcIP}\u0000${flow.destIP}`;
+    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${flow.destIP}`;
     const totals = this.sums.add(key, [1], observed);
     if (totals === undefined || totals[0] < this.options.minConnections) return undefined;
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);

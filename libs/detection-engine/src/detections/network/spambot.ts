@@ -80,7 +80,7 @@ export class DirectSmtpDetector implements Detector {
     const flow = readFlow(observed);
     if (flow === undefined || flow.destPort !== 25 || flow.destIP === undefined || !flow.destIsPublic || !isTcpLike(flow)) return undefined;
     if (this.mailServers.has(flow.srcIP)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcIP}`;
+    const key = `${observed.workspaceId}\u0000${flow.srcKey}`;
     const distinct = this.windows.record(key, flow.destIP, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
     const servers = this.windows.items(key);
@@ -123,7 +123,7 @@ export class MxLookupDetector implements Detector {
     if (typeof qtype !== 'string' || qtype.trim().toUpperCase() !== 'MX') return undefined;
     if (this.mailServers.has(observed.endpoint.ip)) return undefined;
     const domain = registeredDomain(observed.hostname) ?? observed.hostname;
-    const key = `${observed.workspaceId}\u0000${observed.endpoint.ip}`;
+    const key = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
     const distinct = this.windows.record(key, domain, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
     const domains = this.windows.items(key);

@@ -1,0 +1,73 @@
+import type { Alert, LeaseEvent } from '@vigil/contracts';
+import { assertValidOcsfFinding } from '@vigil/testing';
+import { splitHostname } from '../domain';
+import { DetectionEngine } from '../engine';
+import { batch, dnsEvent, iso, T0, tunnelQueries } from '../testing/fixtures';
+import { LeaseTracker } from './lease-tracker';
+
+const lease = (srcIP: string, timeMs: number, srcHost: string, srcMac: string, extra: Partial<LeaseEvent> = {}): LeaseEvent => ({
+  ts: iso(timeMs),
+  srcIP,
+  srcHost,
+  srcMac,
+  type: 'ack',
+  duration: 3600,
+  ...extra,
+});
+
+describe('LeaseTracker', () => {
+  it('answers who held an address at a given time, across hand-overs, releases and expiry', () => {
+    const leases = new LeaseTracker();
+    leases.record('ws', lease('10.0.0.7', T0, 'laptop-1', 'AA:AA:AA:AA:AA:01'), T0);
+    leases.record('ws', lease('10.0.0.7', T0 + 600_000, 'phone-2', 'aa:aa:aa:aa:aa:02'), T0 + 600_000);
+    leases.record('ws', lease('10.0.0.7', T0 + 900_000, 'phone-2', 'aa:aa:aa:aa:aa:02', { type: 'release' }), T0 + 900_000);
+    expect(leases.holderAt('ws', '10.0.0.7', T0 - 1)).toBeUndefined();
+    expect(leases.holderAt('ws', '10.0.0.7', T0 + 60_000)).toEqual({ host: 'laptop-1', mac: 'aa:aa:aa:aa:aa:01' });
+    expect(leases.holderAt('ws', '10.0.0.7', T0 + 700_000)).toEqual({ host: 'phone-2', mac: 'aa:aa:aa:aa:aa:02' });
+    expect(leases.holderAt('ws', '10.0.0.7', T0 + 901_000)).toBeUndefined();
+    expect(leases.holderAt('other-ws', '10.0.0.7', T0 + 60_000)).toBeUndefined();
+    leases.record('ws', lease('10.0.0.8', T0, 'desk-3', 'aa:aa:aa:aa:aa:03'), T0);
+    expect(leases.holderAt('ws', '10.0.0.8', T0 + 3_599_000)).toBeDefined();
+    expect(leases.holderAt('ws', '10.0.0.8', T0 + 3_600_000)).toBeUndefined();
+  });
+
+  it('stays bounded', () => {
+    const leases = new LeaseTracker(10);
+    for (let i = 0; i < 100; i++) leases.record('ws', lease(`10.1.0.${i}`, T0, `h${i}`, 'aa:aa:aa:aa:aa:aa'), T0);
+    expect(leases.size).toBe(10);
+  });
+});
+
+describe('endpoint attribution in the engine', () => {
+  it('names the host and MAC of a lease in alerts and findings when the event lacks them', () => {
+    const engine = new DetectionEngine();
+    engine.process(batch('l-1', 'lease', [lease('10.5.5.5', T0, 'build-agent-4', '00:11:22:33:44:55')]));
+    const { findings, alerts } = engine.process(batch('d-1', 'dns', [dnsEvent('x1.oast.fun', T0 + 60_000, '10.5.5.5')]));
+    const alert = alerts[0].alert as Alert;
+    expect(alert.event).toMatchObject({ srcIP: '10.5.5.5', srcHost: 'build-agent-4', srcMac: '00:11:22:33:44:55' });
+    assertValidOcsfFinding(findings[0].finding);
+    expect(findings[0].finding.device).toMatchObject({ ip: '10.5.5.5', hostname: 'build-agent-4', mac: '00:11:22:33:44:55' });
+  });
+
+  it("keeps the event's own host name over the lease's", () => {
+    const engine = new DetectionEngine();
+    engine.process(batch('l-1', 'lease', [lease('10.5.5.6', T0, 'from-lease', '00:11:22:33:44:66')]));
+    const { alerts } = engine.process(batch('d-1', 'dns', [dnsEvent('x2.oast.fun', T0 + 1000, '10.5.5.6', { srcHost: 'from-event' })]));
+    expect(alerts[0].alert.event).toMatchObject({ srcHost: 'from-event', srcMac: '00:11:22:33:44:66' });
+  });
+
+  it('lets detection state follow the host when its address changes mid-burst', () => {
+    const queries = tunnelQueries('validate.csv').filter((q) => splitHostname(q)?.registeredDomain === 'example.org').slice(0, 14);
+    const run = (secondIp: string, secondHost: string) => {
+      const engine = new DetectionEngine();
+      engine.process(batch('l-1', 'lease', [lease('10.6.0.1', T0, 'roaming-laptop', 'aa:bb:cc:00:00:01')]));
+      engine.process(batch('l-2', 'lease', [lease(secondIp, T0 + 3_500, secondHost, 'aa:bb:cc:00:00:01')]));
+      const first = queries.slice(0, 7).map((q, i) => dnsEvent(q, T0 + i * 500, '10.6.0.1'));
+      const second = queries.slice(7).map((q, i) => dnsEvent(q, T0 + 4_000 + i * 500, secondIp));
+      return [...engine.process(batch('d-1', 'dns', first)).findings, ...engine.process(batch('d-2', 'dns', second)).findings];
+    };
+    // 7 + 7 random subdomains: under the 10-per-window threshold on each address, over it for the host.
+    expect(run('10.6.0.2', 'roaming-laptop').map((f) => f.finding.finding_info.title).length).toBeGreaterThan(0);
+    expect(run('10.6.0.2', 'someone-else')).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import type { LeaseEvent } from '@vigil/contracts';
+import { LruMap } from '../state/lru-map';
+
+/** Who held an address: the DHCP client's host name and MAC. */
+export interface LeaseHolder {
+  host?: string;
+  mac?: string;
+}
+
+interface Lease extends LeaseHolder {
+  startMs: number;
+  endMs: number;
+}
+
+/** Lease types that end a lease rather than grant one (DHCP message names as sensors spell them). */
+const ENDING_TYPES = new Set(['release', 'released', 'expire', 'expired', 'expiry', 'decline', 'nak', 'delete', 'deleted', 'free']);
+/** Lease length assumed when a grant carries no duration. */
+const DEFAULT_LEASE_MS = 24 * 3_600_000;
+/** History kept per address, newest last: enough to attribute late events across a few hand-overs. */
+const MAX_LEASES_PER_ADDRESS = 8;
+
+/**
+ * Endpoint attribution from DHCP lease events: which host (name, MAC) held a source IP at a given time. Leases
+ * expire and change hands, so each address keeps a short history and look-ups are by event time. Bounded: an
+ * LRU over (workspace, address) and a capped history per address.
+ */
+export class LeaseTracker {
+  private readonly addresses: LruMap<string, Lease[]>;
+
+  constructor(maxAddresses = 100_000) {
+    this.addresses = new LruMap(maxAddresses);
+  }
+
+  /** Records a lease event of `workspaceId` (its srcIP is the leased address). */
+  record(workspaceId: string, event: LeaseEvent, timeMs: number): void {
+    if (typeof event.srcIP !== 'string' || event.srcIP === '') return;
+    const key = `${workspaceId}\u0000${event.srcIP}`;
+    const leases = this.addresses.get(key) ?? [];
+    const current = leases.find((lease) => lease.startMs <= timeMs && timeMs < lease.endMs);
+    const ending = event.termination === true || (typeof event.type === 'string' && ENDING_TYPES.has(event.type.toLowerCase()));
+    if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
+    if (!ending) {
+      const durationMs = typeof event.duration === 'number' && event.duration > 0 ? event.duration * 1000 : DEFAULT_LEASE_MS;
+      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, ...holderOf(event) });
+      leases.sort((a, b) => a.startMs - b.startMs);
+      if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
+    }
+    this.addresses.set(key, leases);
+  }
+
+  /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
+  holderAt(workspaceId: string, address: string, timeMs: number): LeaseHolder | undefined {
+    const leases = this.addresses.get(`${workspaceId}\u0000${address}`);
+    if (leases === undefined) return undefined;
+    for (let i = leases.length - 1; i >= 0; i--) {
+      const lease = leases[i];
+      if (lease.startMs <= timeMs && timeMs < lease.endMs) return { ...(lease.host ? { host: lease.host } : {}), ...(lease.mac ? { mac: lease.mac } : {}) };
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.addresses.size;
+  }
+}
+
+function holderOf(event: LeaseEvent): LeaseHolder {
+  const holder: LeaseHolder = {};
+  if (typeof event.srcHost === 'string' && event.srcHost !== '') holder.host = event.srcHost;
+  if (typeof event.srcMac === 'string' && event.srcMac !== '') holder.mac = event.srcMac.toLowerCase();
+  return holder;
+}
