@@ -91,6 +91,29 @@ describe('POST /v1/detections: upload, distribution and scoring of SigmaHQ rules
     expect(alerts.threats.customer_sigma_rule).toEqual(expect.objectContaining({ title: expect.any(String), severity: expect.any(Number) }));
   });
 
+  it('compiles expand rules with the placeholders.yml of the upload, and names a placeholder that is missing', async () => {
+    const id = '00000000-0000-4000-8000-0000000e2e01';
+    const expandRule = `title: Query for a workspace C2 domain\nid: ${id}\nstatus: test\nlevel: high\nlogsource:\n  category: dns\ndetection:\n  sel:\n    query|expand: '%c2_domains%'\n  condition: sel\n`;
+    const missing = await api(vigil, 'POST', '/v1/detections?dry_run=true', { body: writeZip([{ name: 'c2.yml', data: expandRule }]), headers: zipHeaders });
+    expect(missing.status).toBe(400);
+    expect(missing.body.validationResult.errors).toEqual([{ fileName: 'c2.yml', error: expect.stringContaining('placeholder %c2_domains% is not configured') }]);
+
+    const res = await api(vigil, 'POST', '/v1/detections', {
+      body: writeZip([{ name: 'placeholders.yml', data: "c2_domains: ['*.e2e-c2.test']\n" }, { name: 'c2.yml', data: expandRule }]),
+      headers: zipHeaders,
+    });
+    expect(res.body).toEqual({ accepted: 1 });
+    const ts = new Date().toISOString();
+    const sent = await eventually(async () => {
+      // The rule set reaches the scoring engine asynchronously: send until the finding shows up.
+      await api(vigil, 'POST', '/v1/events/dns', { body: toNdjson([{ ts, srcIP: '10.40.0.9', query: 'beacon.e2e-c2.test', qtype: 'A' }]) });
+      const page = await api(vigil, 'GET', '/v1/findings?schema=ocsf&maxAge=30d');
+      return (page.body.records as any[]).find((f) => f.finding_info.analytic.uid === `sigma:${id}`);
+    }, 20_000, 500);
+    assertValidOcsfFinding(sent);
+    expect(sent).toMatchObject({ device: { ip: '10.40.0.9' }, finding_info: { title: 'Query for a workspace C2 domain' } });
+  });
+
   it('replaces the rule set: removed rules stop firing', async () => {
     const res = await api(vigil, 'POST', '/v1/detections?import_mode=replace', { body: writeZip(sample.filter((e) => e.name.endsWith(URSNIF))), headers: zipHeaders });
     expect(res.body).toEqual({ accepted: 1 });

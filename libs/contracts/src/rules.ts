@@ -21,6 +21,9 @@ export interface CustomerRule {
   updatedAt: string;
 }
 
+/** Values of Sigma `expand` placeholders configured for a workspace: name (without `%`) → values. */
+export type WorkspacePlaceholders = Record<string, string[]>;
+
 /**
  * Value of a record on `ctl.rules.v1` (compacted, keyed by workspaceId): the workspace's whole current rule
  * set, so a consumer swaps a workspace's compiled rules atomically. Encoded with {@link encodeRuleSetRecord}.
@@ -31,6 +34,8 @@ export interface WorkspaceRuleSet {
   /** Monotonic: a consumer ignores a set older than the one it holds. */
   version: number;
   rules: CustomerRule[];
+  /** The workspace's `expand` placeholders (absent: none), used when compiling its rules. */
+  placeholders?: WorkspacePlaceholders;
 }
 
 /** 200 of POST /v1/detections. `ignored` lists archive entries that are not `.yml`/`.yaml` files (present when any). */
@@ -73,5 +78,13 @@ export function decodeRuleSetRecord(value: Buffer): WorkspaceRuleSet {
   if (parsed?.v !== 1 || typeof parsed.workspaceId !== 'string' || typeof parsed.version !== 'number' || !Array.isArray(parsed.rules)) {
     throw new Error('not a version 1 workspace rule set');
   }
+  if (parsed.placeholders !== undefined && !isPlaceholderMap(parsed.placeholders)) {
+    throw new Error('workspace rule set: placeholders must map names to lists of strings');
+  }
   return parsed as WorkspaceRuleSet;
+}
+
+function isPlaceholderMap(value: unknown): value is WorkspacePlaceholders {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Object.values(value).every((list) => Array.isArray(list) && list.every((v) => typeof v === 'string'));
 }

@@ -106,6 +106,60 @@ describe('CustomerRulesService (real chdb and local bus)', () => {
     expect(await listed('ws-other')).toEqual([]);
   });
 
+  describe('expand placeholders', () => {
+    const expandRule = (id: string, placeholder = 'c2_domains') =>
+      `title: Query for a configured C2 domain\nid: ${id}\nstatus: test\nlevel: high\nlogsource:\n  category: dns\ndetection:\n  selection:\n    query|expand: '%${placeholder}%'\n  condition: selection\n`;
+    const file = (text: string) => ({ name: 'placeholders.yml', data: text });
+
+    it('refuses a rule whose placeholder is not configured, naming it (also in a dry run)', async () => {
+      for (const dryRun of [true, false]) {
+        const outcome = await rules.upload('ws-ph-missing', writeZip([{ name: 'x.yml', data: expandRule(ID(41)) }]), { mode: 'merge', dryRun });
+        expect(outcome).toMatchObject({ valid: 0, invalid: 1 });
+        expect(outcome.errors[0]).toEqual({ fileName: 'x.yml', error: expect.stringContaining('placeholder %c2_domains% is not configured for this workspace') });
+      }
+      expect(await listed('ws-ph-missing')).toEqual([]);
+    });
+
+    it('stores the placeholders file with the rules and announces it with the rule set', async () => {
+      const outcome = await rules.upload('ws-ph', writeZip([file('c2_domains: [evil.test, "*.bad.test"]\n'), { name: 'x.yml', data: expandRule(ID(42)) }]), { mode: 'merge', dryRun: false });
+      expect(outcome).toEqual({ valid: 1, invalid: 0, errors: [], ignored: [], placeholdersFile: 'placeholders.yml' });
+      expect(await rules.placeholdersOf('ws-ph')).toEqual({ c2_domains: ['evil.test', '*.bad.test'] });
+      expect(await announcedIds('ws-ph', [ID(42)])).toEqual([ID(42)]);
+      expect(announced.get('ws-ph')!.placeholders).toEqual({ c2_domains: ['evil.test', '*.bad.test'] });
+    });
+
+    it('merge without the file keeps the placeholders; a file that drops one a kept rule uses is refused', async () => {
+      const more = await rules.upload('ws-ph', writeZip([{ name: 'y.yml', data: expandRule(ID(43)) }]), { mode: 'merge', dryRun: false });
+      expect(more).toMatchObject({ valid: 1, invalid: 0 });
+      const dropped = await rules.upload('ws-ph', writeZip([file('admins: [root]\n'), { name: 'z.yml', data: expandRule(ID(44), 'admins') }]), { mode: 'merge', dryRun: false });
+      expect(dropped.invalid).toBe(2);
+      expect(dropped.errors[0]).toEqual({ fileName: 'placeholders.yml', error: expect.stringMatching(new RegExp(`^placeholders not applied: stored rule '${ID(42)}' \\(x\.yml\\): .*%c2_domains% is not configured`)) });
+      expect(dropped.errors[1]).toEqual({ fileName: 'z.yml', error: expect.stringContaining('placeholder %admins% is not configured for this workspace (configured: c2_domains)') });
+      expect(await rules.placeholdersOf('ws-ph')).toEqual({ c2_domains: ['evil.test', '*.bad.test'] });
+      expect(await listed('ws-ph')).toEqual([ID(42), ID(43)]);
+    });
+
+    it('replace without the file clears the placeholders', async () => {
+      const outcome = await rules.upload('ws-ph', writeZip([{ name: 'plain.yml', data: dnsRule(ID(45), 'plain.test') }, { name: 'x.yml', data: expandRule(ID(46)) }]), { mode: 'replace', dryRun: false });
+      expect(outcome).toMatchObject({ valid: 1, invalid: 1 });
+      expect(outcome.errors[0].error).toContain('placeholder %c2_domains% is not configured');
+      expect(await rules.placeholdersOf('ws-ph')).toEqual({});
+      expect(await announcedIds('ws-ph', [ID(45)])).toEqual([ID(45)]);
+      expect(announced.get('ws-ph')!.placeholders).toBeUndefined();
+    });
+
+    it('reports an invalid placeholders file and a second one, and dry run stores no placeholders', async () => {
+      const outcome = await rules.upload('ws-ph-bad', writeZip([file('hosts: jump1\n'), { name: 'placeholders.yaml', data: 'hosts: [a]\n' }]), { mode: 'merge', dryRun: false });
+      expect(outcome.errors).toEqual([
+        { fileName: 'placeholders.yml', error: 'placeholder \'hosts\': expected a list of strings, got string "jump1"' },
+        { fileName: 'placeholders.yaml', error: 'only one placeholders file per archive; placeholders.yml is used' },
+      ]);
+      const dry = await rules.upload('ws-ph-bad', writeZip([file('hosts: [a]\n')]), { mode: 'merge', dryRun: true });
+      expect(dry).toMatchObject({ valid: 0, invalid: 0, placeholdersFile: 'placeholders.yml' });
+      expect(await rules.placeholdersOf('ws-ph-bad')).toEqual({});
+    });
+  });
+
   it('refuses a corrupt archive as a whole', async () => {
     await expect(rules.upload('ws-merge', Buffer.from('PK\u0003\u0004broken'), { mode: 'replace', dryRun: false })).rejects.toBeInstanceOf(ZipRejectedError);
     expect(await listed('ws-merge')).toEqual([ID(1), ID(2), ID(3)]);

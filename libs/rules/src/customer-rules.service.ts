@@ -6,6 +6,7 @@ import {
   type CustomerRule,
   type CustomerRuleSummary,
   type DetectionValidationError,
+  type WorkspacePlaceholders,
   type WorkspaceRuleSet,
 } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
@@ -13,9 +14,11 @@ import { compileCorrelation, loadSigmaDocuments } from '@vigil/sigma';
 import { STORE_FACTORY, type StoreFactory } from '@vigil/store';
 import { CustomerRulesRepository } from './store/customer-rules.repository';
 import { RULES_MIGRATIONS } from './store/migrations';
-import { checkCorrelations, validateRuleFiles } from './upload/rule-validation';
-import type { UploadOptions } from './upload/upload-params';
-import { readRuleZip } from './upload/zip-reader';
+import { PlaceholdersRepository } from './store/placeholders.repository';
+import { isPlaceholdersFile, parsePlaceholdersFile } from './upload/placeholders-file';
+import { checkCorrelations, rulesBrokenByPlaceholders, validateRuleFiles } from './upload/rule-validation';
+import type { ImportMode, UploadOptions } from './upload/upload-params';
+import { readRuleZip, type ZipRuleFile } from './upload/zip-reader';
 
 export interface UploadOutcome {
   /** Documents that passed validation (stored unless dry run). */
@@ -24,6 +27,16 @@ export interface UploadOutcome {
   errors: DetectionValidationError[];
   /** Archive entries that are not rule files. */
   ignored: string[];
+  /** The placeholders file of the archive, when it was valid (its placeholders apply, unless dry run). */
+  placeholdersFile?: string;
+}
+
+/** The placeholders an upload applies, and the errors of its placeholders file. */
+interface ResolvedPlaceholders {
+  placeholders: WorkspacePlaceholders;
+  /** Name of the valid placeholders file that set them (absent: carried over or cleared by the import mode). */
+  file?: string;
+  errors: DetectionValidationError[];
 }
 
 /**
@@ -35,6 +48,7 @@ export interface UploadOutcome {
 export class CustomerRulesService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CustomerRulesService.name);
   private repository!: CustomerRulesRepository;
+  private placeholders!: PlaceholdersRepository;
   private lastVersion = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -47,8 +61,10 @@ export class CustomerRulesService implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.repository = new CustomerRulesRepository(await this.stores.open('rules', RULES_MIGRATIONS));
-    this.lastVersion = await this.repository.maxVersion();
+    const store = await this.stores.open('rules', RULES_MIGRATIONS);
+    this.repository = new CustomerRulesRepository(store);
+    this.placeholders = new PlaceholdersRepository(store);
+    this.lastVersion = Math.max(await this.repository.maxVersion(), await this.placeholders.maxVersion());
     await this.republishAll();
     this.readiness.ready('customer-rules');
   }
@@ -59,14 +75,37 @@ export class CustomerRulesService implements OnApplicationBootstrap {
    */
   async upload(workspaceId: string, zip: Buffer, options: UploadOptions): Promise<UploadOutcome> {
     const contents = await readRuleZip(zip);
+    const ruleFiles = contents.files.filter((f) => !isPlaceholdersFile(f.fileName));
+    const placeholderFiles = contents.files.filter((f) => isPlaceholdersFile(f.fileName));
     return this.serialised(workspaceId, async () => {
-      const validated = validateRuleFiles(contents.files);
       const existing = await this.repository.current(workspaceId);
-      const uploadedIds = new Set(validated.candidates.map((c) => c.id));
-      const kept = options.mode === 'replace' ? [] : existing.filter((r) => !uploadedIds.has(r.id));
+      const existingPlaceholders = await this.placeholders.get(workspaceId);
+      const resolved = resolvePlaceholders(placeholderFiles, options.mode, existingPlaceholders);
+      const validate = (placeholders: WorkspacePlaceholders) => {
+        const validated = validateRuleFiles(ruleFiles, placeholders);
+        const uploadedIds = new Set(validated.candidates.map((c) => c.id));
+        return { validated, kept: options.mode === 'replace' ? [] : existing.filter((r) => !uploadedIds.has(r.id)) };
+      };
+      let { validated, kept } = validate(resolved.placeholders);
+      if (resolved.file !== undefined && options.mode === 'merge') {
+        // New placeholders must still serve the rules a merge keeps; otherwise the old ones stay.
+        const broken = rulesBrokenByPlaceholders(kept, resolved.placeholders);
+        if (broken.length) {
+          resolved.errors.push({ fileName: resolved.file, error: `placeholders not applied: ${broken.join('; ')}` });
+          resolved.placeholders = existingPlaceholders;
+          resolved.file = undefined;
+          ({ validated, kept } = validate(existingPlaceholders));
+        }
+      }
       const checked = checkCorrelations(validated.candidates, validated.references, kept, correlationReferences(kept));
-      const errors = [...validated.errors, ...checked.errors];
-      const outcome: UploadOutcome = { valid: checked.candidates.length, invalid: errors.length, errors, ignored: contents.ignored };
+      const errors = [...resolved.errors, ...validated.errors, ...checked.errors];
+      const outcome: UploadOutcome = {
+        valid: checked.candidates.length,
+        invalid: errors.length,
+        errors,
+        ignored: contents.ignored,
+        ...(resolved.file !== undefined ? { placeholdersFile: resolved.file } : {}),
+      };
       if (options.dryRun) return outcome;
 
       const version = this.nextVersion();
@@ -76,8 +115,13 @@ export class CustomerRulesService implements OnApplicationBootstrap {
       const removed = options.mode === 'replace' ? existing.filter((r) => !storedIds.has(r.id)).map((r) => ({ ...r, updatedAt })) : [];
       await this.repository.save(workspaceId, removed, version, true);
       await this.repository.save(workspaceId, stored, version);
-      await this.publish(workspaceId, [...kept.map(withoutWorkspace), ...stored], version);
-      this.logger.log(`workspace ${workspaceId}: ${options.mode} upload stored ${stored.length} rule(s), removed ${removed.length}, refused ${errors.length}`);
+      const placeholdersChanged = JSON.stringify(resolved.placeholders) !== JSON.stringify(existingPlaceholders);
+      if (placeholdersChanged) await this.placeholders.save(workspaceId, resolved.placeholders, version, updatedAt);
+      await this.publish(workspaceId, [...kept.map(withoutWorkspace), ...stored], version, resolved.placeholders);
+      this.logger.log(
+        `workspace ${workspaceId}: ${options.mode} upload stored ${stored.length} rule(s), removed ${removed.length}, refused ${errors.length}` +
+          (placeholdersChanged ? `, set ${Object.keys(resolved.placeholders).length} placeholder(s)` : ''),
+      );
       return outcome;
     });
   }
@@ -86,16 +130,22 @@ export class CustomerRulesService implements OnApplicationBootstrap {
     return (await this.repository.current(workspaceId)).map(({ id, kind, title, level, status, fileName, updatedAt }) => ({ id, kind, title, level, status, fileName, updatedAt }));
   }
 
-  /** The table is the system of record; re-announcing it heals a control topic that was lost or trimmed. */
-  private async republishAll(): Promise<void> {
-    const rules = await this.repository.current();
-    const byWorkspace = new Map<string, CustomerRule[]>((await this.repository.workspaces()).map((w) => [w, []]));
-    for (const { workspaceId, ...rule } of rules) byWorkspace.get(workspaceId)?.push(rule) ?? byWorkspace.set(workspaceId, [rule]);
-    for (const [workspaceId, set] of byWorkspace) await this.publish(workspaceId, set, this.lastVersion);
+  /** The workspace's configured `expand` placeholders ({} when none). */
+  async placeholdersOf(workspaceId: string): Promise<WorkspacePlaceholders> {
+    return this.placeholders.get(workspaceId);
   }
 
-  private async publish(workspaceId: string, rules: CustomerRule[], version: number): Promise<void> {
-    const set: WorkspaceRuleSet = { v: 1, workspaceId, version, rules };
+  /** The tables are the system of record; re-announcing them heals a control topic that was lost or trimmed. */
+  private async republishAll(): Promise<void> {
+    const rules = await this.repository.current();
+    const placeholders = await this.placeholders.all();
+    const byWorkspace = new Map<string, CustomerRule[]>([...(await this.repository.workspaces()), ...placeholders.keys()].map((w) => [w, []]));
+    for (const { workspaceId, ...rule } of rules) byWorkspace.get(workspaceId)?.push(rule) ?? byWorkspace.set(workspaceId, [rule]);
+    for (const [workspaceId, set] of byWorkspace) await this.publish(workspaceId, set, this.lastVersion, placeholders.get(workspaceId) ?? {});
+  }
+
+  private async publish(workspaceId: string, rules: CustomerRule[], version: number, placeholders: WorkspacePlaceholders): Promise<void> {
+    const set: WorkspaceRuleSet = { v: 1, workspaceId, version, rules, ...(Object.keys(placeholders).length ? { placeholders } : {}) };
     await this.bus.publish(TOPICS.rules.name, [{ key: workspaceId, value: encodeRuleSetRecord(set) }]);
   }
 
@@ -114,6 +164,20 @@ export class CustomerRulesService implements OnApplicationBootstrap {
     });
     return run;
   }
+}
+
+/**
+ * merge: a valid file replaces the placeholders, no file (or an invalid one) keeps them; replace: a valid file
+ * sets them, otherwise there are none. Only one placeholders file per archive.
+ */
+function resolvePlaceholders(files: readonly ZipRuleFile[], mode: ImportMode, existing: WorkspacePlaceholders): ResolvedPlaceholders {
+  const fallback = mode === 'merge' ? existing : {};
+  const [file, ...extra] = files;
+  const errors: DetectionValidationError[] = extra.map((f) => ({ fileName: f.fileName, error: `only one placeholders file per archive; ${file.fileName} is used` }));
+  if (file === undefined) return { placeholders: fallback, errors };
+  const parsed = parsePlaceholdersFile(file.text);
+  if (!parsed.ok) return { placeholders: fallback, errors: [{ fileName: file.fileName, error: parsed.error }, ...errors] };
+  return { placeholders: parsed.placeholders, file: file.fileName, errors };
 }
 
 function withoutWorkspace(rule: CustomerRule & { workspaceId?: string }): CustomerRule {

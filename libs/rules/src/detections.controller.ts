@@ -45,7 +45,7 @@ export class DetectionsController {
       return refuse(badRequest(`${error.message}; nothing was stored`, { valid: 0, invalid: errors.length, errors }));
     }
     const ignored = outcome.ignored.length ? { ignored: outcome.ignored } : {};
-    if (outcome.valid + outcome.invalid === 0) {
+    if (outcome.valid + outcome.invalid === 0 && outcome.placeholdersFile === undefined) {
       return refuse({ ...badRequest('The archive holds no .yml or .yaml rule file'), ...ignored });
     }
     if (outcome.invalid === 0) return { accepted: outcome.valid, ...ignored };

@@ -25,4 +25,17 @@ export const RULES_MIGRATIONS: Migration[] = [
        ) ENGINE = ReplacingMergeTree(version) ORDER BY (workspace_id, rule_id)`,
     ],
   },
+  {
+    version: 2,
+    name: 'workspace expand placeholders',
+    statements: [
+      // One row per workspace (highest version wins); `placeholders` is the JSON map, '{}' for none.
+      `CREATE TABLE IF NOT EXISTS rules.workspace_placeholders (
+         workspace_id String,
+         placeholders String,
+         updated_at DateTime64(3, 'UTC'),
+         version UInt64
+       ) ENGINE = ReplacingMergeTree(version) ORDER BY workspace_id`,
+    ],
+  },
 ];

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import type { CustomerRule, DetectionValidationError } from '@vigil/contracts';
-import { compileCorrelation, compileFilter, compileRule, loadSigmaDocuments, type SigmaDocument } from '@vigil/sigma';
+import type { CustomerRule, DetectionValidationError, WorkspacePlaceholders } from '@vigil/contracts';
+import { compileCorrelation, compileFilter, compileRule, loadSigmaDocuments, type CompileOptions, type SigmaDocument } from '@vigil/sigma';
 import type { ZipRuleFile } from './zip-reader';
 
 /** A document that passed validation, ready to be stored (without its upload time). */
@@ -19,13 +19,13 @@ interface CompiledMeta {
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-function compileDocument(doc: SigmaDocument): { ok: true; meta: CompiledMeta; references: string[] } | { ok: false; error: string } {
+function compileDocument(doc: SigmaDocument, options: CompileOptions): { ok: true; meta: CompiledMeta; references: string[] } | { ok: false; error: string } {
   if (doc.kind === 'rule') {
-    const r = compileRule(doc);
+    const r = compileRule(doc, options);
     return r.ok ? { ok: true, meta: r.rule, references: [] } : r;
   }
   if (doc.kind === 'filter') {
-    const f = compileFilter(doc);
+    const f = compileFilter(doc, options);
     // A filter may name rules that arrive later: its references are not checked.
     return f.ok ? { ok: true, meta: { id: f.filter.id, title: f.filter.title }, references: [] } : f;
   }
@@ -37,8 +37,9 @@ function compileDocument(doc: SigmaDocument): { ok: true; meta: CompiledMeta; re
  * Validates every document of every rule file: YAML safety, the official schemas and compilation (all in
  * @vigil/sigma). Each valid document becomes a candidate identified by its Sigma id; a second document with
  * an id already taken in the same upload is an error. Errors of a document of a multi-document file name it.
+ * `expand` modifiers are compiled with the workspace's `placeholders`.
  */
-export function validateRuleFiles(files: readonly ZipRuleFile[]): ValidationOutcome & { references: Map<string, string[]> } {
+export function validateRuleFiles(files: readonly ZipRuleFile[], placeholders: WorkspacePlaceholders = {}): ValidationOutcome & { references: Map<string, string[]> } {
   const candidates: RuleCandidate[] = [];
   const errors: DetectionValidationError[] = [];
   const references = new Map<string, string[]>();
@@ -49,7 +50,7 @@ export function validateRuleFiles(files: readonly ZipRuleFile[]): ValidationOutc
     const where = (index: number | undefined) => (multi && index !== undefined ? `document ${index + 1}: ` : '');
     for (const e of loaded.errors) errors.push({ fileName: file.fileName, error: where(e.document) + e.error });
     for (const doc of loaded.documents) {
-      const compiled = compileDocument(doc);
+      const compiled = compileDocument(doc, { placeholders });
       if (!compiled.ok) {
         errors.push({ fileName: file.fileName, error: where(doc.index) + compiled.error });
         continue;
@@ -75,6 +76,22 @@ export function validateRuleFiles(files: readonly ZipRuleFile[]): ValidationOutc
     }
   }
   return { candidates, errors, references };
+}
+
+/**
+ * Errors of stored rules that would no longer compile with `placeholders` (an `expand` placeholder they use is
+ * gone), one per rule. Only rules whose source mentions `expand` are compiled again.
+ */
+export function rulesBrokenByPlaceholders(rules: readonly CustomerRule[], placeholders: WorkspacePlaceholders): string[] {
+  const broken: string[] = [];
+  for (const rule of rules) {
+    if (rule.kind === 'correlation' || !rule.source.includes('expand')) continue;
+    for (const doc of loadSigmaDocuments(rule.source, rule.fileName).documents) {
+      const compiled = compileDocument(doc, { placeholders });
+      if (!compiled.ok) broken.push(`stored rule '${rule.id}' (${rule.fileName}): ${compiled.error}`);
+    }
+  }
+  return broken;
 }
 
 /**

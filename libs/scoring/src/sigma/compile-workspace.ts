@@ -1,4 +1,4 @@
-import type { CustomerRule, TelemetryType, WorkspaceRuleSet } from '@vigil/contracts';
+import type { CustomerRule, TelemetryType, WorkspacePlaceholders, WorkspaceRuleSet } from '@vigil/contracts';
 import {
   compileCorrelation,
   compileFilter,
@@ -25,18 +25,18 @@ export interface CompiledWorkspace {
   problems: string[];
 }
 
-function compileSources(rules: readonly CustomerRule[]) {
+function compileSources(rules: readonly CustomerRule[], placeholders: WorkspacePlaceholders) {
   const compiled = { rules: [] as CompiledRule[], filters: [] as CompiledFilter[], correlations: [] as CompiledCorrelation[], problems: [] as string[] };
   for (const stored of rules) {
     const loaded = loadSigmaDocuments(stored.source, stored.fileName);
     compiled.problems.push(...loaded.errors.map((e) => `${stored.id}: ${e.error}`));
     for (const doc of loaded.documents) {
       if (doc.kind === 'rule') {
-        const r = compileRule(doc);
+        const r = compileRule(doc, { placeholders });
         if (r.ok) compiled.rules.push(r.rule);
         else compiled.problems.push(`${stored.id}: ${r.error}`);
       } else if (doc.kind === 'filter') {
-        const f = compileFilter(doc);
+        const f = compileFilter(doc, { placeholders });
         if (f.ok) compiled.filters.push(f.filter);
         else compiled.problems.push(`${stored.id}: ${f.error}`);
       } else {
@@ -49,9 +49,12 @@ function compileSources(rules: readonly CustomerRule[]) {
   return compiled;
 }
 
-/** Compiles a workspace's rule set from its sources: rules with their filters, and the correlations over them. */
+/**
+ * Compiles a workspace's rule set from its sources: rules with their filters (`expand` with the workspace's
+ * placeholders), and the correlations over them.
+ */
 export function compileWorkspace(set: WorkspaceRuleSet): CompiledWorkspace {
-  const { rules, filters, correlations, problems } = compileSources(set.rules);
+  const { rules, filters, correlations, problems } = compileSources(set.rules, set.placeholders ?? {});
   let engine: CorrelationEngine | undefined;
   if (correlations.length > 0) {
     const created = CorrelationEngine.create(correlations, rules);

@@ -118,6 +118,22 @@ describe('SigmaHitSource with the DetectionEngine', () => {
     expect(source.covers('ws-b', 'dns')).toBe(false);
   });
 
+  it('compiles expand rules with the placeholders of the workspace set', () => {
+    const expandRule = `title: Configured C2\nid: 00000000-0000-4000-8000-0000000e4a4d\nlevel: high\nlogsource:\n  category: dns\ndetection:\n  sel:\n    query|expand: '%c2_domains%'\n  condition: sel\n`;
+    const rule = stored('00000000-0000-4000-8000-0000000e4a4d', 'rule', expandRule);
+    const local = new SigmaHitSource();
+    const localEngine = new DetectionEngine({ extraHits: local });
+    applied(local, { ...set('ws-e', 1, [rule]), placeholders: { c2_domains: ['c2.evil.test', '*.beacon.test'] } });
+    const fired = (query: string, id: string) => localEngine.process(batch('ws-e', 'dns', [{ ts: '2026-03-01T10:00:00Z', srcIP: '10.5.5.5', query }], id)).findings.length;
+    expect(fired('c2.evil.test', 'e1')).toBe(1);
+    expect(fired('x.beacon.test', 'e2')).toBe(1);
+    expect(fired('evil.test', 'e3')).toBe(0);
+    expect(fired('beacon.test.example', 'e4')).toBe(0);
+    // A set without the placeholder reports the rule as a problem instead of compiling it.
+    expect(local.apply(set('ws-e', 2, [rule]))).toEqual([expect.stringContaining('placeholder %c2_domains% is not configured')]);
+    expect(fired('c2.evil.test', 'e5')).toBe(0);
+  });
+
   it('feeds the built-in analytics results to rules that test wisdom flags', () => {
     const local = new SigmaHitSource();
     applied(local, set('ws-c', 1, [stored('00000000-0000-4000-8000-00000000f1a9', 'rule', flagRule)]));
