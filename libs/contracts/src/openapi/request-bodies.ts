@@ -69,7 +69,7 @@ export const componentRequestBodies: Record<string, RequestBodyObject> = {
   ruleArchive: {
     required: true,
     description:
-      'A zip archive of Sigma rules; files ending in `.yml` or `.yaml` are read, others ignored. Limits: 5000 files, 1 MB per rule file, 50 MB decompressed in total.',
+      'A zip archive of Sigma rules; files ending in `.yml` or `.yaml` are read, others ignored (and listed in `ignored`). Limits: 5000 files, 1 MB per rule file, 50 MB decompressed in total. A reserved `placeholders.yml` at the root maps `expand` placeholder names to lists of values for the workspace.',
     content: {
       'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } },
     },
