@@ -1,4 +1,4 @@
-import type { Wisdom } from '@vigil/contracts';
+import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { matchZone, splitHostname, zoneSet } from '../../domain';
 import { LruMap } from '../../state/lru-map';
 import type {
@@ -110,7 +110,8 @@ export class DnsTunnelDetector implements Detector {
     if (split === undefined || split.subdomain === '') return undefined;
     if (matchZone(split.hostname, this.allowList) !== undefined) return undefined;
 
-    const assessment = assessSubdomain(originalCaseSubdomain(observed.rawHostname, split.registeredDomain, split.subdomain), this.options.thresholds);
+    const qtype = (observed.event as DnsEvent).qtype;
+    const assessment = assessSubdomain(originalCaseSubdomain(observed.rawHostname, split.registeredDomain, split.subdomain), this.options.thresholds, qtype);
     if (!assessment.randomLooking) return undefined;
 
     const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${split.registeredDomain}`;

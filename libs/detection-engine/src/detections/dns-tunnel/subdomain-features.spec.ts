@@ -100,3 +100,19 @@ describe('assessSubdomain', () => {
     }
   });
 });
+
+describe('letters-only payloads in data record queries', () => {
+  const randomLetters = 'qwhzkxjvbnmtrplsdfgcyaeuoiqwhzkxjvbn'.slice(0, 30);
+
+  it('count as random-looking for TXT/NULL queries, not for address queries', () => {
+    expect(assessSubdomain(randomLetters, undefined, 'TXT').randomLooking).toBe(true);
+    expect(assessSubdomain(randomLetters, undefined, 'null').randomLooking).toBe(true);
+    expect(assessSubdomain(randomLetters, undefined, 'A').randomLooking).toBe(false);
+    expect(assessSubdomain(randomLetters).randomLooking).toBe(false);
+  });
+
+  it('still leave long words alone', () => {
+    expect(assessSubdomain('internationalizationservices', undefined, 'TXT').randomLooking).toBe(false);
+    expect(assessSubdomain('selector1._domainkey', undefined, 'TXT').randomLooking).toBe(false);
+  });
+});

@@ -124,6 +124,11 @@ export interface RandomSubdomainThresholds {
   minRandomness: number;
   /** Minimum {@link SubdomainFeatures.digitSwitchRate} for payloads of letters and digits only. */
   minDigitSwitchRate: number;
+  /**
+   * Minimum randomness of a letters-only payload in a query for a record type that carries data (TXT, NULL):
+   * there a long run of letters is itself telling, so letters alone may suffice.
+   */
+  minLettersRandomnessForDataRecords: number;
 }
 
 export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
@@ -131,7 +136,13 @@ export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
   minPayloadLength: 24,
   minRandomness: 0.9,
   minDigitSwitchRate: 0.1,
+  // Random letters measure about 1.1 here (their alphabet is smaller than the 32-symbol reference); long words
+  // and word compounds 0.8-0.9 (`internationalizationservices` 0.83, `mailchimpappcustomercontent` 0.91).
+  minLettersRandomnessForDataRecords: 1.0,
 };
+
+/** Record types whose answers carry arbitrary data: the usual carriers of tunnelled traffic. */
+export const DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['TXT', 'NULL', 'PRIVATE', 'ANY']);
 
 export interface SubdomainAssessment {
   randomLooking: boolean;
@@ -148,13 +159,20 @@ export interface SubdomainAssessment {
 export function assessSubdomain(
   subdomain: string,
   thresholds: RandomSubdomainThresholds = DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+  qtype?: string,
 ): SubdomainAssessment {
   const longTokens = subdomain.split(/[.\-_]/).filter((t) => [...t].length >= thresholds.minTokenLength);
   const payload = subdomainFeatures(longTokens.join('.'));
   const strongEncoding = payload.charset === 'binary' || payload.charset === 'base64';
+  const lettersInDataRecord =
+    payload.charset === 'letters' &&
+    qtype !== undefined &&
+    DATA_RECORD_TYPES.has(qtype.toUpperCase()) &&
+    payload.randomness >= thresholds.minLettersRandomnessForDataRecords;
   const randomLooking =
     payload.length >= thresholds.minPayloadLength &&
-    payload.randomness >= thresholds.minRandomness &&
-    (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate));
+    (lettersInDataRecord ||
+      (payload.randomness >= thresholds.minRandomness &&
+        (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate))));
   return { randomLooking, payload };
 }
