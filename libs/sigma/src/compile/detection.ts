@@ -75,7 +75,7 @@ function compileNode(node: ConditionNode, items: Map<string, CompiledItem>, iden
       if (typeof child === 'string') return child;
       if (child.partial) return UNKNOWN;
       const test = child.test;
-      return { test: (v) => !test(v), literals: null, fields: [] };
+      return { test: (v) => !test(v), guard: null };
     }
     case 'and':
     case 'or': {

@@ -5,14 +5,36 @@ import type { EventView } from '../match/event-view';
 import { cidrContains, parseCidr, parseIp, type Cidr } from './cidr';
 import { base64, base64Offsets, windashVariants } from './encodings';
 import { parseFieldSpec, type ModifierSet } from './modifiers';
-import { compileTokens, literalTokens, longestLiteral, parseSigmaString, withAnchors, type PatternToken, type StringTest } from './string-pattern';
+import { regexLiteralClauses } from './regex-literals';
+import { compileTokens, literalTokens, longestLiteral, parseSigmaString, STAR, withAnchors, type PatternToken, type StringTest } from './string-pattern';
+
+/**
+ * One pre-filter requirement, on the lower-cased values of some field of `fields`: one of them
+ * contains a string of `literals`, equals one of `exact`, starts with one of `prefixes` or ends
+ * with one of `suffixes`. Short strings are kept out of `literals` (they would be found nearly
+ * everywhere) but are still selective as whole values, prefixes or suffixes.
+ */
+export interface GuardClause {
+  literals: string[];
+  exact?: string[];
+  prefixes?: string[];
+  suffixes?: string[];
+  fields: number[];
+}
+
+/** Requirements every matching event meets, all of them (AND); null = no such guarantee. */
+export type Guard = GuardClause[] | null;
+
+/** Conjunctions keep at most this many clauses: more would cost more bookkeeping than they save. */
+const MAX_CLAUSES = 3;
+/** Score of a clause whose every literal has 5 or more characters (see clauseScore). */
+const STRONG_CLAUSE = 5000 - 999;
 
 /** A compiled piece of a detection: its test, and what the literal pre-filter may rely on. */
 export interface CompiledItem {
   test: (view: EventView) => boolean;
-  /** Lower-case literals one of which any matching event contains in a field of `fields`; null = no such guarantee. */
-  literals: string[] | null;
-  fields: number[];
+  /** What the literal pre-filter may rely on. */
+  guard: Guard;
   /**
    * True when a false result may really be "unknown": the item depends on a field no Vigil event
    * carries. Negating such an item never yields true, so `not selection` on a missing field does not
@@ -22,7 +44,7 @@ export interface CompiledItem {
 }
 
 /** An item reading a field Vigil does not carry: its truth is unknown, so it never matches. */
-export const UNKNOWN: CompiledItem = Object.freeze({ test: () => false, literals: null, fields: [], partial: true });
+export const UNKNOWN: CompiledItem = Object.freeze({ test: () => false, guard: null, partial: true });
 
 export interface ItemContext {
   type: TelemetryType;
@@ -76,10 +98,9 @@ function toValues(spec: string, raw: unknown): Value[] | string {
 }
 
 function compileValues(spec: string, mods: ModifierSet, values: Value[], fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
-  const fields = fieldId === undefined ? [] : [fieldId];
   if (values.length === 1 && values[0] === null) {
     if (mods.list.length) return `'${spec}': null cannot be combined with modifiers`;
-    return { test: fieldId === undefined ? () => true : (v) => v.value(fieldId) == null, literals: null, fields };
+    return { test: fieldId === undefined ? () => true : (v) => v.value(fieldId) == null, guard: null };
   }
   if (values.includes(null)) return `'${spec}': null inside a list of values`;
   const parts: CompiledItem[] = [];
@@ -90,11 +111,9 @@ function compileValues(spec: string, mods: ModifierSet, values: Value[], fieldId
     const exact = pending.filter((v) => typeof v !== 'string' || !/[*?\\]/.test(v));
     pending = pending.filter((v) => typeof v === 'string' && /[*?\\]/.test(v));
     const set = new Set(exact.map((v) => (cased ? String(v) : String(v).toLowerCase())));
-    const literals = [...set].every((l) => l.length >= MIN_LITERAL) ? [...set] : null;
     parts.push({
       test: (v) => (cased ? v.strings(fieldId) : v.lowerStrings(fieldId))?.some((s) => set.has(s)) ?? false,
-      literals,
-      fields: [fieldId],
+      guard: [{ literals: [], exact: [...set].map((x) => x.toLowerCase()), fields: [fieldId] }],
     });
   }
   for (const value of pending) {
@@ -110,49 +129,90 @@ export function anyOf(parts: CompiledItem[]): CompiledItem {
   const partial = parts.some((p) => p.partial);
   const known = parts.filter((p) => p !== UNKNOWN);
   if (known.length === 0) return UNKNOWN;
-  const literals = known.every((p) => p.literals !== null) ? [...new Set(known.flatMap((p) => p.literals ?? []))] : null;
-  const fields = [...new Set(known.flatMap((p) => p.fields))];
   const tests = known.map((p) => p.test);
-  return { test: tests.length === 1 ? tests[0] : (v) => tests.some((t) => t(v)), literals, fields, partial };
+  return { test: tests.length === 1 ? tests[0] : (v) => tests.some((t) => t(v)), guard: unionGuard(known), partial };
 }
 
 export function allOf(parts: CompiledItem[]): CompiledItem {
   if (parts.length === 1) return parts[0];
   if (parts.includes(UNKNOWN)) return UNKNOWN;
-  const best = bestLiterals(parts);
   const tests = parts.map((p) => p.test);
-  return { test: (v) => tests.every((t) => t(v)), literals: best?.literals ?? null, fields: best?.fields ?? [], partial: parts.some((p) => p.partial) };
+  return { test: (v) => tests.every((t) => t(v)), guard: conjoinGuards(parts.map((p) => p.guard)), partial: parts.some((p) => p.partial) };
 }
 
-/** Of conjunctive parts, the one whose literal set filters best: longest shortest literal, then fewest literals. */
-export function bestLiterals(parts: CompiledItem[]): CompiledItem | undefined {
-  let best: CompiledItem | undefined;
-  const score = (p: CompiledItem) => Math.min(...(p.literals ?? []).map((l) => l.length)) * 1000 - (p.literals?.length ?? 0);
-  for (const p of parts) if (p.literals && p.literals.length && (!best || score(p) > score(best))) best = p;
-  return best;
+/** The weakest atom a value's pattern guarantees: a contained literal, else a whole value, prefix or suffix. */
+function patternGuard(tokenLists: PatternToken[][], fieldId: number): Guard {
+  const clause: Required<GuardClause> = { literals: [], exact: [], prefixes: [], suffixes: [], fields: [fieldId] };
+  for (const tokens of tokenLists) {
+    const longest = longestLiteral(tokens).toLowerCase();
+    if (longest.length >= MIN_LITERAL) clause.literals.push(longest);
+    else if (tokens.length === 0) clause.exact.push('');
+    else if (tokens.length === 1 && typeof tokens[0] === 'string') clause.exact.push(tokens[0].toLowerCase());
+    else if (tokens.length === 2 && typeof tokens[0] === 'string' && tokens[1] === STAR) clause.prefixes.push(tokens[0].toLowerCase());
+    else if (tokens.length === 2 && tokens[0] === STAR && typeof tokens[1] === 'string') clause.suffixes.push(tokens[1].toLowerCase());
+    else return null;
+  }
+  return [clause];
+}
+
+/** How well a clause screens: longest shortest literal first, then fewest atoms; whole values, prefixes and suffixes count as 4 characters. */
+function clauseScore(c: GuardClause): number {
+  let shortest = Infinity;
+  for (const l of c.literals) shortest = Math.min(shortest, l.length);
+  const others = (c.exact?.length ?? 0) + (c.prefixes?.length ?? 0) + (c.suffixes?.length ?? 0);
+  if (others) shortest = Math.min(shortest, 4);
+  return shortest * 1000 - c.literals.length - others;
+}
+
+function bestClauseOf(guard: GuardClause[]): GuardClause {
+  return guard.reduce((best, c) => (clauseScore(c) > clauseScore(best) ? c : best));
+}
+
+/** Any of the parts may match: one clause, the union of each part's best clause (needs a guard on every part). */
+function unionGuard(parts: CompiledItem[]): Guard {
+  if (parts.some((p) => p.guard === null || p.guard.length === 0)) return null;
+  const union = { literals: new Set<string>(), exact: new Set<string>(), prefixes: new Set<string>(), suffixes: new Set<string>(), fields: new Set<number>() };
+  for (const p of parts) {
+    const best = bestClauseOf(p.guard as GuardClause[]);
+    for (const l of best.literals) union.literals.add(l);
+    for (const x of best.exact ?? []) union.exact.add(x);
+    for (const x of best.prefixes ?? []) union.prefixes.add(x);
+    for (const x of best.suffixes ?? []) union.suffixes.add(x);
+    for (const f of best.fields) union.fields.add(f);
+  }
+  return [{ literals: [...union.literals], exact: [...union.exact], prefixes: [...union.prefixes], suffixes: [...union.suffixes], fields: [...union.fields] }];
+}
+
+/** All parts match: every clause of every guarded part holds; the best few are kept. */
+export function conjoinGuards(guards: Guard[]): Guard {
+  const clauses = guards.flatMap((g) => g ?? []);
+  if (clauses.length === 0) return null;
+  const ranked = clauses.sort((a, b) => clauseScore(b) - clauseScore(a));
+  // Next to a selective clause, one of only short literals ('post', 'true') costs a field scan and saves little.
+  const kept = clauseScore(ranked[0]) >= STRONG_CLAUSE ? ranked.filter((c) => clauseScore(c) >= STRONG_CLAUSE) : ranked;
+  return kept.slice(0, MAX_CLAUSES);
 }
 
 function compileValue(spec: string, mods: ModifierSet, value: Exclude<Value, null>, fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
-  const fields = fieldId === undefined ? [] : [fieldId];
-  const never: CompiledItem = { test: () => false, literals: null, fields };
+  const never: CompiledItem = { test: () => false, guard: null };
   if (mods.has('exists')) {
     if (typeof value !== 'boolean') return `'${spec}': modifier exists needs true or false, got ${JSON.stringify(value)}`;
-    if (fieldId === undefined) return { test: () => !value, literals: null, fields };
-    return { test: (v) => (v.value(fieldId) != null) === value, literals: null, fields };
+    if (fieldId === undefined) return { test: () => !value, guard: null };
+    return { test: (v) => (v.value(fieldId) != null) === value, guard: null };
   }
   for (const op of ['lt', 'lte', 'gt', 'gte'] as const) {
     if (!mods.has(op)) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) return `'${spec}': modifier ${op} needs a number, got ${JSON.stringify(value)}`;
     if (fieldId === undefined) return never;
     const cmp = { lt: (n: number) => n < value, lte: (n: number) => n <= value, gt: (n: number) => n > value, gte: (n: number) => n >= value }[op];
-    return { test: (v) => (v.strings(fieldId) ?? []).some((s) => s.trim() !== '' && cmp(Number(s))), literals: null, fields };
+    return { test: (v) => (v.strings(fieldId) ?? []).some((s) => s.trim() !== '' && cmp(Number(s))), guard: null };
   }
   if (mods.has('cidr')) {
     if (typeof value !== 'string') return `'${spec}': modifier cidr needs a CIDR string, got ${JSON.stringify(value)}`;
     const cidr = parseCidr(value);
     if (typeof cidr === 'string') return `'${spec}': ${cidr}`;
     if (fieldId === undefined) return never;
-    return { test: (v) => inCidr(cidr, v.strings(fieldId)), literals: null, fields };
+    return { test: (v) => inCidr(cidr, v.strings(fieldId)), guard: null };
   }
   if (mods.has('re')) {
     if (typeof value !== 'string') return `'${spec}': modifier re needs a regular expression string, got ${JSON.stringify(value)}`;
@@ -164,7 +224,11 @@ function compileValue(spec: string, mods: ModifierSet, value: Exclude<Value, nul
       return `'${spec}': regular expression ${JSON.stringify(value)} does not compile in the linear-time (RE2) engine: ${(err as Error).message}`;
     }
     if (fieldId === undefined) return never;
-    return { test: (v) => (v.strings(fieldId) ?? []).some((s) => re.test(s)), literals: null, fields };
+    const clauses = regexLiteralClauses(value, mods.has('i'), MIN_LITERAL);
+    return {
+      test: (v) => (v.strings(fieldId) ?? []).some((s) => re.test(s)),
+      guard: clauses.length ? clauses.map((literals) => ({ literals, fields: [fieldId] })) : null,
+    };
   }
   if (mods.has('fieldref')) return compileFieldref(spec, mods, value, fieldId, ctx);
   return compileStringValue(spec, mods, value, fieldId, ctx);
@@ -183,7 +247,6 @@ function compileFieldref(spec: string, mods: ModifierSet, value: Exclude<Value, 
   if (typeof value !== 'string' || value === '') return `'${spec}': modifier fieldref needs a field name, got ${JSON.stringify(value)}`;
   const otherId = resolveField(ctx.type, value);
   if (otherId === undefined) ctx.unknownFields.add(value);
-  const fields = fieldId === undefined ? [] : [fieldId];
   if (fieldId === undefined || otherId === undefined) return UNKNOWN;
   const cased = mods.has('cased');
   const compare = mods.has('contains')
@@ -200,8 +263,7 @@ function compileFieldref(spec: string, mods: ModifierSet, value: Exclude<Value, 
       if (!mine || !theirs) return false;
       return mine.some((a) => theirs.some((b) => compare(a, b)));
     },
-    literals: null,
-    fields,
+    guard: null,
   };
 }
 
@@ -222,7 +284,6 @@ function expandPlaceholders(spec: string, value: string, ctx: ItemContext): stri
 }
 
 function compileStringValue(spec: string, mods: ModifierSet, value: string | number | boolean, fieldId: number | undefined, ctx: ItemContext): CompiledItem | string {
-  const fields = fieldId === undefined ? [] : [fieldId];
   if (typeof value !== 'string' && (mods.has('expand') || mods.has('windash') || mods.has('base64') || mods.has('base64offset'))) {
     return `'${spec}': modifiers ${mods.list.join('|')} need a string value, got ${JSON.stringify(value)}`;
   }
@@ -247,9 +308,7 @@ function compileStringValue(spec: string, mods: ModifierSet, value: string | num
   tokenLists = tokenLists.map((t) => withAnchors(t, lead, trail));
   const cased = mods.has('cased') || encoded;
   const tests: StringTest[] = tokenLists.map((t) => compileTokens(t, !cased));
-  const literalList = tokenLists.map((t) => longestLiteral(t).toLowerCase());
-  const literals = literalList.every((l) => l.length >= MIN_LITERAL) ? [...new Set(literalList)] : null;
-  if (fieldId === undefined) return { test: () => false, literals: null, fields };
+  if (fieldId === undefined) return { test: () => false, guard: null };
   const test =
     tests.length === 1
       ? cased
@@ -264,5 +323,5 @@ function compileStringValue(spec: string, mods: ModifierSet, value: string | num
           const strings = cased ? v.strings(fieldId) : v.lowerStrings(fieldId);
           return strings !== null && strings.some((s) => tests.some((t) => t(s)));
         };
-  return { test, literals, fields };
+  return { test, guard: patternGuard(tokenLists, fieldId) };
 }

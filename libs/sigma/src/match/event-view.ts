@@ -18,6 +18,9 @@ export class EventView {
   private readonly values: Array<FieldValue | typeof ABSENT> = [];
   private readonly plain: Array<string[] | null> = [];
   private readonly lower: Array<string[] | null> = [];
+  /** Strings already lower-cased for this event (several fields often carry the same string, e.g. the URL in the keyword field). */
+  private readonly loweredFrom: string[] = [];
+  private readonly loweredTo: string[] = [];
 
   constructor(
     readonly type: TelemetryType,
@@ -48,7 +51,26 @@ export class EventView {
 
   lowerStrings(id: number): string[] | null {
     let cached = this.lower[id];
-    if (cached === undefined) cached = this.lower[id] = this.strings(id)?.map((s) => s.toLowerCase()) ?? null;
+    if (cached === undefined) {
+      const value = this.value(id);
+      if (value === undefined || value === null) cached = null;
+      else if (Array.isArray(value)) cached = value.map((v) => this.lowered(String(v)));
+      else cached = [this.lowered(String(value))];
+      this.lower[id] = cached;
+    }
     return cached;
+  }
+
+  /**
+   * The lower-cased form of a string of this event; the same string object for equal inputs, so
+   * callers may tell repeated values apart by identity.
+   */
+  private lowered(s: string): string {
+    const from = this.loweredFrom;
+    for (let i = 0; i < from.length; i++) if (from[i] === s) return this.loweredTo[i];
+    const lower = s.toLowerCase();
+    from.push(s);
+    this.loweredTo.push(lower);
+    return lower;
   }
 }

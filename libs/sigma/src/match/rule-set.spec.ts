@@ -46,6 +46,13 @@ function events(rules: CompiledRule[]): Array<{ type: 'dns' | 'http' | 'ip'; eve
     out.push({ type: 'http', event: { ts: 't', url: `http://h${i}.example.com/a${lit}?q=${i}`, userAgent: lit, method: i % 2 ? 'GET' : 'POST', status: 200 } });
     out.push({ type: 'dns', event: { ts: 't', query: `${lit.replace(/[^a-z0-9.]/gi, '')}.onion`.toLowerCase(), qtype: 'TXT' } });
   }
+  // Values the whole-value, prefix/suffix and regular-expression screens decide on.
+  for (const userAgent of ['', 'M', 'x', '_', 'Opera', 'abc=', 'user-agent: x', 'Mozilla/5.0', 'Mozilla/3.0 (compatible; Acrobat 5.0)']) {
+    out.push({ type: 'http', event: { ts: 't', url: 'http://files.example.com/get/a.exe', userAgent, method: 'GET', status: 200 } });
+  }
+  out.push({ type: 'http', event: { ts: 't', url: 'https://ipfs.io/ipfs/x.html?u=a.b@c.de', userAgent: 'curl/8' } });
+  out.push({ type: 'http', event: { ts: 't', url: 'https://abc-x1y.host-name-s-account.workers.dev/p', userAgent: 'curl/8' } });
+  out.push({ type: 'http', event: { ts: 't', url: 'http://74.50.94.156/MSHTML_C7/zip_k.asp?d=99.99.99.99', method: 'GET', userAgent: 'x' } });
   out.push({ type: 'ip', event: { ts: 't', destIP: '10.1.1.1', destPort: 21, action: 'allow' } });
   out.push({ type: 'http', event: { ts: 't', url: 'http://x/', userAgent: '' } });
   expect(rules.length).toBeGreaterThan(100);

@@ -1,10 +1,11 @@
 import type { TelemetryType } from '@vigil/contracts';
 import { isTelemetryType } from '@vigil/contracts';
 import type { CompiledFilter } from '../compile/filter-compiler';
+import { UNKNOWN } from '../compile/field-item';
 import { plansOf } from '../compile/plans';
 import { logsourceCovers } from '../logsource/routing';
 import type { CompiledRule, SigmaEnrichment } from '../types';
-import { AhoCorasick } from './aho-corasick';
+import { isScreenable, Prefilter } from './prefilter';
 import { EventView } from './event-view';
 
 interface TypeIndex {
@@ -12,14 +13,7 @@ interface TypeIndex {
   tests: Array<(view: EventView) => boolean>;
   /** Rules the pre-filter cannot vouch for: always evaluated. */
   always: number[];
-  automaton?: AhoCorasick;
-  /** Literal id → rule positions needing it. */
-  literalRules: number[][];
-  /** Fields whose lower-cased values form the text the automaton scans. */
-  haystackFields: number[];
-  /** Per rule, the last match() call that marked it a candidate. */
-  stamp: Uint32Array;
-  generation: number;
+  prefilter?: Prefilter;
 }
 
 /**
@@ -35,7 +29,7 @@ export class RuleSet {
       for (const [type, plan] of plansOf(rule)) {
         let index = this.byType.get(type);
         if (!index) {
-          index = { rules: [], tests: [], always: [], literalRules: [], haystackFields: [], stamp: new Uint32Array(0), generation: 0 };
+          index = { rules: [], tests: [], always: [] };
           this.byType.set(type, index);
         }
         const exclusions = filters
@@ -55,28 +49,14 @@ export class RuleSet {
   }
 
   private buildPrefilter(type: TelemetryType, index: TypeIndex): void {
-    const literalIds = new Map<string, number>();
-    const fields = new Set<number>();
-    index.rules.forEach((rule, position) => {
+    const guards = index.rules.map((rule, position) => {
       const plan = plansOf(rule).get(type);
-      if (!plan?.literals || plan.literals.length === 0 || plan.fields.length === 0) {
-        index.always.push(position);
-        return;
-      }
-      for (const f of plan.fields) fields.add(f);
-      for (const literal of plan.literals) {
-        let id = literalIds.get(literal);
-        if (id === undefined) {
-          id = literalIds.size;
-          literalIds.set(literal, id);
-          index.literalRules.push([]);
-        }
-        index.literalRules[id].push(position);
-      }
+      if (plan === undefined || plan === UNKNOWN) return undefined; // reads a field Vigil lacks in a way that can never match
+      if (isScreenable(plan.guard)) return plan.guard;
+      index.always.push(position);
+      return undefined;
     });
-    index.stamp = new Uint32Array(index.rules.length);
-    index.haystackFields = [...fields];
-    if (literalIds.size) index.automaton = new AhoCorasick([...literalIds.keys()]);
+    if (guards.some((g) => g !== undefined)) index.prefilter = new Prefilter(guards);
   }
 
   /** The rules that match one event, in the order they were given. */
@@ -86,32 +66,10 @@ export class RuleSet {
     if (!index) return [];
     const view = new EventView(type, event as Record<string, unknown>, enrichment);
     const candidates: number[] = index.always.slice();
-    if (index.automaton) {
-      const generation = (index.generation = (index.generation + 1) >>> 0 || 1);
-      const { stamp, literalRules } = index;
-      index.automaton.scan(this.haystack(view, index.haystackFields), (id) => {
-        const positions = literalRules[id];
-        for (let k = 0; k < positions.length; k++) {
-          const p = positions[k];
-          if (stamp[p] !== generation) {
-            stamp[p] = generation;
-            candidates.push(p);
-          }
-        }
-      });
-    }
+    index.prefilter?.screen(view, candidates);
     if (candidates.length > 1) candidates.sort((a, b) => a - b);
     const matched: CompiledRule[] = [];
     for (const p of candidates) if (index.tests[p](view)) matched.push(index.rules[p]);
     return matched;
-  }
-
-  private haystack(view: EventView, fields: number[]): string {
-    let text = '';
-    for (const f of fields) {
-      const values = view.lowerStrings(f);
-      if (values) for (const v of values) text += v + '\u0000';
-    }
-    return text;
   }
 }
