@@ -12,21 +12,5 @@ export { createIntelDetectors } from '../detections/intel/create-intel-detectors
 export type { IntelDetectorOptions } from '../detections/intel/create-intel-detectors';
 export { EventIntelLookup, subjectHostname } from '../detections/intel/event-intel';
 export type { EventIntel } from '../detections/intel/event-intel';
-export {
-  INTEL_THREATS,
-  INTEL_FLAGS,
-  INTEL_DETECTIONS,
-  INTEL_C2,
-  INTEL_SINKHOLE,
-  INTEL_MALICIOUS,
-  INTEL_MINING,
-  INTEL_IRC,
-  INTEL_TOR_DNS,
-  INTEL_TOR_CIRCUIT,
-  INTEL_TELEGRAM,
-  INTEL_DYNAMIC_DNS,
-  INTEL_TUNNEL_SERVICE,
-  INTEL_ENCRYPTED_DNS,
-  INTEL_DNS_BYPASS,
-} from '../detections/intel/intel-definitions';
+export * from '../detections/intel/intel-definitions';
 export { STRATUM_PORTS, IRC_PORTS, DOT_PORT, isTorStyleCertificate } from '../detections/intel/intel-rules';
