@@ -199,7 +199,8 @@ describe('findings and alerts end to end', () => {
       expect(finding.time).toBeLessThan(1e11);
       expect(Number.isInteger(finding.time)).toBe(true);
     }
-    const tunnel = records.find((f) => f.enrichments[0].data.aggregation.key.detections[0].key === 'tunnel-example.com');
+    const tunnel = records.find((f) => f.enrichments[0].data.aggregation.key.detections[0].id === 'dns_tunnel' && f.enrichments[0].data.aggregation.key.detections[0].key === 'tunnel-example.com');
+    expect(records.some((f) => f.enrichments[0].data.aggregation.key.detections[0].id === 'imposter_domain')).toBe(false);
     expect(records.some((f) => f.enrichments[0].data.aggregation.key.detections[0].key === 'inactive-tunnel.com')).toBe(false);
     const aggregation = tunnel.enrichments[0].data.aggregation;
     expect(aggregation.key).toMatchObject({ srcIP: '10.1.1.5', workspaceID: expect.any(String) });

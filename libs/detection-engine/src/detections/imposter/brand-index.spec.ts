@@ -1,7 +1,7 @@
 import { BrandIndex } from './brand-index';
 
 describe('BrandIndex', () => {
-  const index = new BrandIndex(['paypal', 'google', 'microsoft', 'amazon', 'apple', 'ok']);
+  const index = new BrandIndex(['paypal', 'google', 'microsoft', 'amazon', 'apple', 'example', 'ok']);
 
   it.each([
     ['paypa1', 'paypal', 'homoglyph'],
@@ -18,12 +18,12 @@ describe('BrandIndex', () => {
     expect(index.match(label)).toEqual({ brand, technique });
   });
 
-  it.each(['paypal', 'wikipedia', 'applesauce', 'googleplex', 'amazing', 'ok1', 'appl', 'micro-soft-x'])('%s is not an imposter', (label) => {
+  it.each(['paypal', 'wikipedia', 'applesauce', 'googleplex', 'amazing', 'ok1', 'appl', 'micro-soft-x', 'tunnel-example', 'google-fan-club'])('%s is not an imposter', (label) => {
     expect(index.match(label)).toBeUndefined();
   });
 
   it('skips brands too short to have few innocent neighbours', () => {
-    expect(index.size).toBe(5);
+    expect(index.size).toBe(6);
     expect(index.match('0k')).toBeUndefined();
   });
 });

@@ -37,6 +37,18 @@ function unglyph(label: string): string {
 
 const HOST_CHARS = /^[a-z0-9-]$/;
 
+/**
+ * Words phishing domains put next to a brand (`paypal-secure-login`). A brand beside other words is only a
+ * combosquat with one of these: brands that are also common words (`example`, `target`) otherwise flag
+ * innocent names such as `tunnel-example`.
+ */
+const LURE_WORDS = new Set([
+  'account', 'accounts', 'alert', 'auth', 'billing', 'confirm', 'help', 'helpdesk', 'id', 'invoice', 'login',
+  'logon', 'mail', 'online', 'pay', 'payment', 'password', 'portal', 'recovery', 'refund', 'reset', 'secure',
+  'security', 'service', 'services', 'signin', 'sso', 'support', 'unlock', 'update', 'verify', 'verification',
+  'wallet', 'web', 'webmail',
+]);
+
 function isOneBitFlip(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let differing = -1;
@@ -95,8 +107,9 @@ export class BrandIndex {
     }
     const typo = this.oneEditBrand(label);
     if (typo !== undefined) return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat' };
-    const combo = label.split('-').find((token, _i, tokens) => tokens.length > 1 && this.brands.has(token));
-    if (combo !== undefined) return { brand: combo, technique: 'combosquat' };
+    const tokens = label.split('-');
+    const combo = tokens.length > 1 ? tokens.find((token) => this.brands.has(token)) : undefined;
+    if (combo !== undefined && tokens.some((token) => LURE_WORDS.has(token))) return { brand: combo, technique: 'combosquat' };
     return undefined;
   }
 
