@@ -1,7 +1,8 @@
 /**
  * One Jest run over every lib and app. `unit` = fast tests of one lib; `e2e` = real HTTP against the all-in-one app;
  * `integration` = adapters against real Kafka and Redis (started by tools/integration/global-setup.cjs, or
- * KAFKA_BROKERS / REDIS_URL when set).
+ * KAFKA_BROKERS / REDIS_URL when set); `distributed` = the services as separate processes over a real Kafka and Redis
+ * that each file starts itself (apps/e2e/src/distributed, harness in libs/testing/src/distributed).
  */
 const swc = [
   '@swc/jest',
@@ -31,6 +32,18 @@ module.exports = {
       globalSetup: '<rootDir>/tools/integration/global-setup.cjs',
       globalTeardown: '<rootDir>/tools/integration/global-teardown.cjs',
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/apps/e2e/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/apps/e2e/jest.setup.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/apps/e2e/**/*.e2e.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/e2e/src/distributed/'],
+      setupFilesAfterEnv: ['<rootDir>/apps/e2e/jest.setup.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'distributed',
+      testMatch: ['<rootDir>/apps/e2e/src/distributed/**/*.e2e.ts'],
+      setupFilesAfterEnv: ['<rootDir>/apps/e2e/src/distributed/jest.setup.ts'],
+    },
   ],
 };

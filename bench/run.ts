@@ -9,13 +9,13 @@ import { api, benignDnsEvents, gzipNdjson, ndjsonBodyOfSize, startVigil, tunnelD
 
 const MB = 1024 * 1024;
 
-interface Throughput {
+export interface Throughput {
   label: string;
   events: number;
   seconds: number;
 }
 
-function parseOnly(body: Buffer): number {
+export function parseOnly(body: Buffer): number {
   const text = body.toString('utf8');
   let count = 0;
   let start = 0;
@@ -31,7 +31,7 @@ function parseOnly(body: Buffer): number {
   }
 }
 
-function measure(label: string, repeat: number, run: () => number): Throughput {
+export function measure(label: string, repeat: number, run: () => number): Throughput {
   run(); // warm-up
   const started = process.hrtime.bigint();
   let events = 0;
@@ -39,7 +39,10 @@ function measure(label: string, repeat: number, run: () => number): Throughput {
   return { label, events, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
-async function measureIngest(vigil: VigilProcess, label: string, gz: Buffer, repeat: number): Promise<Throughput> {
+/** A running Vigil's base URL and API key: the all-in-one, or one service of a split deployment. */
+export type Target = Pick<VigilProcess, 'baseUrl' | 'key'>;
+
+export async function measureIngest(vigil: Target, label: string, gz: Buffer, repeat: number): Promise<Throughput> {
   const post = async () => {
     const res = await api(vigil, 'POST', '/v1/events/dns', { body: gz, headers: { 'content-encoding': 'gzip' } });
     if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${res.text}`);
@@ -54,12 +57,13 @@ async function measureIngest(vigil: VigilProcess, label: string, gz: Buffer, rep
 
 type FindingShape = { enrichments?: { data?: { aggregation?: { key?: { detections?: { key: string }[] } } } }[] };
 
-const rate = (t: Throughput) => t.events / t.seconds;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+export const rate = (t: Throughput) => t.events / t.seconds;
+export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
 
-async function findingLatencies(vigil: VigilProcess, samples: number): Promise<number[]> {
+/** Posts to `vigil` and polls findings on `reader` (the same process unless the services run apart). */
+export async function findingLatencies(vigil: Target, samples: number, reader: Target = vigil): Promise<number[]> {
   const latencies: number[] = [];
-  let follow = (await api(vigil, 'GET', '/v1/findings?schema=ocsf')).body.follow as string;
+  let follow = (await api(reader, 'GET', '/v1/findings?schema=ocsf')).body.follow as string;
   for (let i = 0; i < samples; i++) {
     const domain = `bench-tunnel-${i}-${Date.now().toString(36)}.com`;
     const events = tunnelDnsEvents(30, { domain, srcIP: `10.66.${i % 250}.${1 + (i % 200)}`, startTs: Date.now() - 20_000, intervalMs: 500 });
@@ -67,7 +71,7 @@ async function findingLatencies(vigil: VigilProcess, samples: number): Promise<n
     const answered = performance.now();
     if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
     for (;;) {
-      const page = await api(vigil, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
+      const page = await api(reader, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
       follow = page.body.follow;
       const seen = (page.body.records as FindingShape[]).some((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain));
       if (seen) break;
@@ -108,7 +112,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Also a module: bench/distributed.ts reuses the measurements above.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,40 +1,53 @@
 /**
- * Weighted logistic regression over dense + sparse features plus a small tanh hidden layer over the raw
- * dense features (for the non-linear part: the same surprisal means more in a long label than in a short
- * one), trained with AdaGrad on shuffled single samples (L2 applied to the weights a sample touches).
+ * Trains the DGA label network (the shape DgaModel scores): a logistic output over standardised dense
+ * features and their pairwise products, a linear weight per token bucket, and a ReLU hidden layer over
+ * [dense features, mean token embedding], with the embeddings learnt jointly. AdaGrad on shuffled single
+ * samples; L2 applied to the parameters a sample touches. Token dropout leaves out a random share of a label's
+ * tokens on each pass, so that the n-grams of one popular label cannot simply memorise it (without it the
+ * network learns its benign training labels by heart and ranks unseen popular names badly). Optional
+ * hard-negative mining: a benign row scored >= 0.5 when visited has its weight raised for later passes.
  */
 export interface TrainingRow {
-  /** Standardised dense features, the input of the hidden layer. */
-  raw: Float64Array;
-  /** Expanded dense features of the linear part. */
+  /** Standardised dense features. */
   dense: Float64Array;
-  sparseIndex: Int32Array;
-  sparseValue: Float64Array;
+  /** Token buckets (repeats repeat). */
+  tokens: Int32Array;
   y: 0 | 1;
   weight: number;
 }
 
-export interface LrOptions {
+export interface NetOptions {
   epochs: number;
   learningRate: number;
-  l2Dense: number;
-  l2Sparse: number;
-  sparseSize: number;
+  l2: number;
+  buckets: number;
+  embeddingDim: number;
   hiddenUnits: number;
   seed: number;
+  /** Factor applied to the weight of a benign row scored >= 0.5 at the end of an epoch (1: off). */
+  hardNegativeBoost: number;
+  /** Upper bound of a boosted benign row's weight, as a multiple of its initial weight. */
+  hardNegativeCap: number;
+  /** Probability that a token is left out of a training pass (so no single n-gram memorises a label). */
+  tokenDropout: number;
+  log?: (line: string) => void;
 }
 
-export interface LrWeights {
+export interface NetWeights {
   bias: number;
   dense: Float64Array;
-  sparse: Float64Array;
-  /** hiddenUnits x rawSize, row-major. */
+  /** Linear weights of the pairwise products d[i] * d[j] / 4 (i <= j) of the standardised dense features. */
+  pairs: Float64Array;
+  tokens: Float64Array;
+  /** buckets x embeddingDim, row-major. */
+  embeddings: Float64Array;
+  /** hiddenUnits x (denseSize + embeddingDim), row-major. */
   hiddenIn: Float64Array;
   hiddenBias: Float64Array;
   hiddenOut: Float64Array;
 }
 
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -45,84 +58,134 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** Logit of a row; fills `hidden` with the hidden activations. */
-export function logit(w: LrWeights, row: Pick<TrainingRow, 'raw' | 'dense' | 'sparseIndex' | 'sparseValue'>, hidden: Float64Array): number {
+/** Forward pass: fills `x` (network input) and `pre` (hidden pre-activations); returns the logit. */
+export function forward(w: NetWeights, row: Pick<TrainingRow, 'dense' | 'tokens'>, dim: number, x: Float64Array, pre: Float64Array): number {
+  const d = row.dense.length;
   let z = w.bias;
-  for (let i = 0; i < row.dense.length; i++) z += w.dense[i] * row.dense[i];
-  for (let k = 0; k < row.sparseIndex.length; k++) z += w.sparse[row.sparseIndex[k]] * row.sparseValue[k];
-  const d = row.raw.length;
-  for (let h = 0; h < hidden.length; h++) {
+  let k = 0;
+  for (let i = 0; i < d; i++) {
+    const di = row.dense[i];
+    x[i] = di;
+    z += w.dense[i] * di;
+    for (let j = i; j < d; j++) z += (w.pairs[k++] * di * row.dense[j]) / 4;
+  }
+  for (let e = 0; e < dim; e++) x[d + e] = 0;
+  const norm = 1 / Math.sqrt(row.tokens.length);
+  for (let t = 0; t < row.tokens.length; t++) {
+    const b = row.tokens[t];
+    z += w.tokens[b] * norm;
+    const base = b * dim;
+    for (let e = 0; e < dim; e++) x[d + e] += w.embeddings[base + e];
+  }
+  for (let e = 0; e < dim; e++) x[d + e] *= norm;
+  const n = x.length;
+  for (let h = 0; h < pre.length; h++) {
     let a = w.hiddenBias[h];
-    for (let i = 0; i < d; i++) a += w.hiddenIn[h * d + i] * row.raw[i];
-    hidden[h] = Math.tanh(a);
-    z += w.hiddenOut[h] * hidden[h];
+    const row0 = h * n;
+    for (let i = 0; i < n; i++) a += w.hiddenIn[row0 + i] * x[i];
+    pre[h] = a;
+    if (a > 0) z += w.hiddenOut[h] * a;
   }
   return z;
 }
 
-export function trainLogisticRegression(rows: TrainingRow[], opts: LrOptions): LrWeights {
-  const denseSize = rows[0].dense.length;
-  const rawSize = rows[0].raw.length;
+export function trainNetwork(rows: TrainingRow[], opts: NetOptions): NetWeights {
+  const d = rows[0].dense.length;
+  const dim = opts.embeddingDim;
   const H = opts.hiddenUnits;
+  const n = d + dim;
   const random = mulberry32(opts.seed);
-  const w: LrWeights = {
+  const w: NetWeights = {
     bias: 0,
-    dense: new Float64Array(denseSize),
-    sparse: new Float64Array(opts.sparseSize),
-    hiddenIn: Float64Array.from({ length: H * rawSize }, () => (random() - 0.5) * (2 / Math.sqrt(rawSize))),
-    hiddenBias: new Float64Array(H),
+    dense: new Float64Array(d),
+    pairs: new Float64Array((d * (d + 1)) / 2),
+    tokens: new Float64Array(opts.buckets),
+    embeddings: Float64Array.from({ length: opts.buckets * dim }, () => (random() - 0.5) * 0.2),
+    hiddenIn: Float64Array.from({ length: H * n }, () => (random() - 0.5) * (2 * Math.sqrt(3 / n))),
+    hiddenBias: Float64Array.from({ length: H }, () => 0.1),
     hiddenOut: Float64Array.from({ length: H }, () => (random() - 0.5) * 0.2),
   };
-  const gHiddenIn = new Float64Array(H * rawSize).fill(1e-8);
-  const gHiddenBias = new Float64Array(H).fill(1e-8);
-  const gHiddenOut = new Float64Array(H).fill(1e-8);
-  const hidden = new Float64Array(H);
-  const gBias = { v: 1e-8 };
-  const gDense = new Float64Array(denseSize).fill(1e-8);
-  const gSparse = new Float64Array(opts.sparseSize).fill(1e-8);
+  const eps = 1e-8;
+  const g = {
+    bias: eps,
+    dense: new Float64Array(d).fill(eps),
+    pairs: new Float64Array((d * (d + 1)) / 2).fill(eps),
+    tokens: new Float64Array(opts.buckets).fill(eps),
+    embeddings: new Float64Array(opts.buckets * dim).fill(eps),
+    hiddenIn: new Float64Array(H * n).fill(eps),
+    hiddenBias: new Float64Array(H).fill(eps),
+    hiddenOut: new Float64Array(H).fill(eps),
+  };
+  const x = new Float64Array(n);
+  const pre = new Float64Array(H);
+  const gradA = new Float64Array(H);
+  const gradEmbedding = new Float64Array(dim);
+  const initialWeight = rows.map((r) => r.weight);
+  const keptTokens = new Int32Array(rows.reduce((m, r) => Math.max(m, r.tokens.length), 1));
   const order = Array.from(rows.keys());
   const lr = opts.learningRate;
+  const l2 = opts.l2;
+  const step = (params: Float64Array, acc: Float64Array, i: number, grad: number): void => {
+    const gr = grad + l2 * params[i];
+    acc[i] += gr * gr;
+    params[i] -= (lr * gr) / Math.sqrt(acc[i]);
+  };
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
     let loss = 0;
+    let totalWeight = 0;
+    let boosted = 0;
     for (const r of order) {
-      const row = rows[r];
-      const z = logit(w, row, hidden);
+      const full = rows[r];
+      let row: TrainingRow = full;
+      if (opts.tokenDropout > 0) {
+        let kept = 0;
+        for (let t = 0; t < full.tokens.length; t++) if (random() >= opts.tokenDropout) keptTokens[kept++] = full.tokens[t];
+        if (kept === 0) keptTokens[kept++] = full.tokens[0];
+        row = { ...full, tokens: keptTokens.subarray(0, kept) };
+      }
+      const z = forward(w, row, dim, x, pre);
       const p = 1 / (1 + Math.exp(-z));
       loss += row.weight * (row.y === 1 ? Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
+      totalWeight += row.weight;
       const err = (p - row.y) * row.weight;
-      gBias.v += err * err;
-      w.bias -= (lr * err) / Math.sqrt(gBias.v);
-      for (let i = 0; i < denseSize; i++) {
-        const g = err * row.dense[i] + opts.l2Dense * w.dense[i];
-        gDense[i] += g * g;
-        w.dense[i] -= (lr * g) / Math.sqrt(gDense[i]);
+      if (row.y === 0 && p >= 0.5 && opts.hardNegativeBoost > 1) {
+        const next = Math.min(row.weight * opts.hardNegativeBoost, initialWeight[r] * opts.hardNegativeCap);
+        if (next > row.weight) boosted++;
+        full.weight = next;
       }
-      for (let k = 0; k < row.sparseIndex.length; k++) {
-        const b = row.sparseIndex[k];
-        const g = err * row.sparseValue[k] + opts.l2Sparse * w.sparse[b];
-        gSparse[b] += g * g;
-        w.sparse[b] -= (lr * g) / Math.sqrt(gSparse[b]);
+
+      g.bias += err * err;
+      w.bias -= (lr * err) / Math.sqrt(g.bias);
+      let pair = 0;
+      for (let i = 0; i < d; i++) {
+        step(w.dense, g.dense, i, err * row.dense[i]);
+        for (let j = i; j < d; j++) step(w.pairs, g.pairs, pair++, (err * row.dense[i] * row.dense[j]) / 4);
       }
+      gradEmbedding.fill(0);
       for (let h = 0; h < H; h++) {
-        const gOut = err * hidden[h] + opts.l2Dense * w.hiddenOut[h];
-        const gA = err * w.hiddenOut[h] * (1 - hidden[h] * hidden[h]);
-        gHiddenOut[h] += gOut * gOut;
-        w.hiddenOut[h] -= (lr * gOut) / Math.sqrt(gHiddenOut[h]);
-        gHiddenBias[h] += gA * gA;
-        w.hiddenBias[h] -= (lr * gA) / Math.sqrt(gHiddenBias[h]);
-        for (let i = 0; i < rawSize; i++) {
-          const k = h * rawSize + i;
-          const g = gA * row.raw[i] + opts.l2Dense * w.hiddenIn[k];
-          gHiddenIn[k] += g * g;
-          w.hiddenIn[k] -= (lr * g) / Math.sqrt(gHiddenIn[k]);
-        }
+        const active = pre[h] > 0;
+        gradA[h] = active ? err * w.hiddenOut[h] : 0;
+        step(w.hiddenOut, g.hiddenOut, h, active ? err * pre[h] : 0);
+        if (!active) continue;
+        const ga = gradA[h];
+        const row0 = h * n;
+        for (let k = 0; k < dim; k++) gradEmbedding[k] += ga * w.hiddenIn[row0 + d + k];
+        for (let i = 0; i < n; i++) step(w.hiddenIn, g.hiddenIn, row0 + i, ga * x[i]);
+        step(w.hiddenBias, g.hiddenBias, h, ga);
+      }
+      const norm = 1 / Math.sqrt(row.tokens.length);
+      for (let t = 0; t < row.tokens.length; t++) {
+        const b = row.tokens[t];
+        step(w.tokens, g.tokens, b, err * norm);
+        const base = b * dim;
+        for (let k = 0; k < dim; k++) step(w.embeddings, g.embeddings, base + k, gradEmbedding[k] * norm);
       }
     }
-    process.stderr.write(`  epoch ${epoch + 1}/${opts.epochs}: weighted log-loss ${(loss / rows.reduce((s, r) => s + r.weight, 0)).toFixed(4)}\n`);
+    opts.log?.(`  epoch ${epoch + 1}/${opts.epochs}: weighted log-loss ${(loss / totalWeight).toFixed(4)}, hard negatives boosted ${boosted}`);
   }
   return w;
 }

@@ -89,9 +89,27 @@ function main(argv: string[]): void {
   const exact = thresholdAtFpr(cfTest.map((s) => scoreOf(s.label)), TARGET_FPR);
   const tpExact = dga.filter((d) => scoreOf(d.label) >= exact).length;
   console.log(`\nTPR at exactly ${TARGET_FPR * 100} % FPR on the Cloudflare test entries (threshold ${exact.toFixed(6)}): ${pct(tpExact, dga.length)}`);
+  for (const fpr of [0.002, 0.005, 0.01]) {
+    const at = thresholdAtFpr(cfTest.map((s) => scoreOf(s.label)), fpr);
+    console.log(`TPR at ${fpr * 100} % FPR on the Cloudflare test entries: ${pct(dga.filter((d) => scoreOf(d.label) >= at).length, dga.length)}`);
+  }
   const fps = cfTest.filter((s) => scoreOf(s.label) >= t).map((s) => s.name).slice(0, 25);
   console.log(`Cloudflare test false positives at the committed threshold (first 25): ${fps.join(' ')}`);
+  const top = [...cfTest].sort((a, b) => scoreOf(b.label) - scoreOf(a.label)).slice(0, 100).map((s) => s.label);
+  console.log(`The 100 highest-scoring Cloudflare test labels: ${top.join(' ')}`);
+  console.log(`Scoring cost: ${costPerLabel(model, cfTest.map((s) => s.label)).toFixed(2)} µs CPU per label`);
   hostDecision(model, cfTest.map((s) => s.name));
+}
+
+/** CPU time per scoreLabel call (CPU, not wall clock: the machine may be shared), after a warm-up pass. */
+function costPerLabel(model: DgaModel, labels: string[]): number {
+  let sink = 0;
+  for (const l of labels) sink += model.scoreLabel(l);
+  const start = process.cpuUsage();
+  const rounds = 3;
+  for (let r = 0; r < rounds; r++) for (const l of labels) sink += model.scoreLabel(l);
+  const used = process.cpuUsage(start);
+  return sink < 0 ? NaN : (used.user + used.system) / (rounds * labels.length);
 }
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');

@@ -11,10 +11,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
 import { assessSubdomain, DetectionEngine, IndicatorStore, splitHostname } from '@vigil/detection-engine';
-import { benignDnsEvents, createRng, httpEvents, ipEvents, sharedDir, tlsEvents } from '@vigil/testing';
+import { benignDnsEvents, createRng, httpEvents, ipEvents, networkResolvers, sharedDir, tlsEvents } from '@vigil/testing';
 
 const shared = process.argv[2] ?? sharedDir();
 const intel = new IndicatorStore();
+// The generated network's resolvers, configured in the engine as an operator would (VIGIL_DNS_RESOLVERS).
+const configuredResolvers = networkResolvers();
 const rng = createRng('eval-detections');
 const T0 = Date.now() - 3_600_000;
 
@@ -22,7 +24,7 @@ function pct(k: number, n: number): string {
   return n === 0 ? '-' : `${((100 * k) / n).toFixed(2)} %`;
 }
 
-function run(type: TelemetryType, events: TelemetryEvent[], engine = new DetectionEngine({ intel })): { detections: Set<string>; alerts: number } {
+function run(type: TelemetryType, events: TelemetryEvent[], engine = new DetectionEngine({ intel, configuredResolvers })): { detections: Set<string>; alerts: number } {
   const detections = new Set<string>();
   let alerts = 0;
   for (let i = 0; i < events.length; i += 500) {

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sharedDir } from '@vigil/testing';
 import type { IndicatorKind, IndicatorRecord } from '../../libs/detection-engine/src/intel/indicator';
-import { IndicatorIndexBuilder } from '../../libs/detection-engine/src/intel/indicator-index';
+import { IndicatorIndex, IndicatorIndexBuilder } from '../../libs/detection-engine/src/intel/indicator-index';
 import { parseList } from '../../libs/detection-engine/src/intel/list-formats';
 import { normaliseDomain, normaliseUrl, parseIp } from '../../libs/detection-engine/src/intel/normalise';
 
@@ -101,6 +101,26 @@ const MAX_PER_FAMILY = 2500;
 /** Categories whose indicators accuse a destination; these are dropped when the destination is popular. */
 const THREAT_CATEGORIES = new Set(['c2', 'malicious', 'miner', 'sinkhole']);
 
+/**
+ * First-party networks of the largest services (published by their operators), added to maltrail's CDN ranges:
+ * their addresses front millions of benign sites and users, so an address-level threat indicator inside them
+ * (usually a stale resolution of a malicious name, or a C2 behind a CDN) flags ordinary traffic. Domain and URL
+ * indicators of the same threats are kept.
+ */
+const SHARED_SERVICE_NETWORKS: readonly string[] = [
+  // Google
+  '142.250.0.0/15', '172.217.0.0/16', '172.253.0.0/16', '216.58.192.0/19', '74.125.0.0/16', '173.194.0.0/16',
+  '209.85.128.0/17', '108.177.0.0/17',
+  // Microsoft (Microsoft 365, Entra ID, Front Door, Bing)
+  '13.107.0.0/16', '52.96.0.0/14', '20.190.128.0/18', '40.126.0.0/18', '204.79.197.0/24',
+  // Meta
+  '31.13.24.0/21', '31.13.64.0/18', '157.240.0.0/16', '179.60.192.0/22', '129.134.0.0/16',
+  // Apple
+  '17.0.0.0/8',
+  // Akamai, GitHub
+  '23.32.0.0/11', '23.192.0.0/11', '185.199.108.0/22', '140.82.112.0/20',
+];
+
 /** Path-only URL trails shorter than this match too much ordinary traffic on arbitrary hosts. */
 const MIN_PATH_ONLY_LENGTH = 10;
 
@@ -133,11 +153,22 @@ function benignNames(shared: string): Set<string> {
   return names;
 }
 
+/** An index of the shared networks: maltrail's CDN ranges plus {@link SHARED_SERVICE_NETWORKS}. */
+function sharedNetworks(shared: string): IndicatorIndex {
+  const builder = new IndicatorIndexBuilder(Number.MAX_SAFE_INTEGER);
+  const networks = [...lines(path.join(shared, 'data/infra/cdn-ranges.txt')), ...SHARED_SERVICE_NETWORKS];
+  for (const cidr of networks) builder.add({ kind: 'cidr', value: cidr, label: 'shared:network', source: 'build-seed' });
+  return builder.build();
+}
+
 class SeedCollector {
   private readonly groups = new Map<string, Set<string>>();
   readonly dropped: Record<string, number> = {};
 
-  constructor(private readonly benign: ReadonlySet<string>) {}
+  constructor(
+    private readonly benign: ReadonlySet<string>,
+    private readonly shared: IndicatorIndex,
+  ) {}
 
   add(kind: IndicatorKind, value: string, label: string, source: string): void {
     // Only threat labels are checked against the benign lists: a popular resolver or dynamic DNS zone is still one.
@@ -165,6 +196,7 @@ class SeedCollector {
     if (kind === 'ip' || kind === 'cidr' || kind === 'ip_port') {
       const host = kind === 'ip_port' ? value.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') : value.split('/')[0];
       if (threat && this.benign.has(host)) return 'benign (popular or whitelisted)';
+      if (threat && this.shared.matchIp(host).length > 0) return 'address in a CDN or first-party service network';
       return { kind, value };
     }
     if (kind === 'url') {
@@ -174,6 +206,7 @@ class SeedCollector {
       const bareHost = url.host.replace(/:\d+$/, '');
       if (threat && this.benign.has(bareHost)) return 'benign (popular or whitelisted)';
       // A URL trail without a path names the whole host: store it as that host.
+      if (threat && parseIp(bareHost) !== undefined && this.shared.matchIp(bareHost).length > 0) return 'address in a CDN or first-party service network';
       if (url.path === '' && !url.host.includes(':')) {
         return parseIp(url.host) !== undefined ? { kind: 'ip', value: url.host } : this.rewrite('domain', url.host, threat);
       }
@@ -211,7 +244,7 @@ function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const intel = path.join(args.shared, 'data/intel');
   const infra = path.join(args.shared, 'data/infra');
-  const seed = new SeedCollector(benignNames(args.shared));
+  const seed = new SeedCollector(benignNames(args.shared), sharedNetworks(args.shared));
 
   readTsv(path.join(intel, 'malware.tsv'), (value, kind, family) => seed.add(kind, value, labelMalware(family), 'maltrail:malware'));
   readTsv(path.join(intel, 'malicious.tsv'), (value, kind, family) => {

@@ -2,7 +2,7 @@
 # Starts a single-node KRaft Kafka broker (broker + controller in one JVM) on free loopback ports with a
 # fresh temporary log directory, waits until it accepts connections, and prints two lines:
 #   KAFKA_BROKERS=127.0.0.1:<port>
-#   KAFKA_STATE_DIR=<dir>      (pass to stop.sh; holds the pid, config, data and server.log)
+#   KAFKA_STATE_DIR=<dir>      (pass to stop.sh or restart.sh; holds the pid, config, data and server.log)
 # Jars come from fetch-jars.sh (downloaded on first use). Env: KAFKA_VERSION, KAFKA_HEAP (default 512m),
 # KAFKA_START_TIMEOUT (seconds, default 90).
 set -euo pipefail
@@ -45,24 +45,7 @@ java "${java_opts[@]}" -cp "$libs/*" kafka.tools.StorageTool format -t "$cluster
   -c "$state/server.properties" > "$state/format.log" 2>&1 \
   || { cat "$state/format.log" >&2; rm -rf "$state"; exit 1; }
 
-nohup java "${java_opts[@]}" -cp "$libs/*" kafka.Kafka "$state/server.properties" \
-  > "$state/stdout.log" 2>&1 < /dev/null &
-echo $! > "$state/kafka.pid"
-
-deadline=$((SECONDS + ${KAFKA_START_TIMEOUT:-90}))
-# Ready once the broker has registered with the controller and opened its client listener.
-until grep -q "\[KafkaRaftServer nodeId=1\] Kafka Server started" "$state/server.log" 2>/dev/null \
-      && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-  if ! kill -0 "$(cat "$state/kafka.pid")" 2>/dev/null; then
-    echo "kafka/start: the broker exited; last log lines:" >&2
-    tail -n 30 "$state/stdout.log" "$state/server.log" >&2 2>/dev/null || true
-    rm -rf "$state"; exit 1
-  fi
-  if (( SECONDS > deadline )); then
-    echo "kafka/start: the broker did not start within ${KAFKA_START_TIMEOUT:-90}s (logs in $state)" >&2
-    "$here/stop.sh" "$state" >/dev/null 2>&1 || true; exit 1
-  fi
-  sleep 0.5
-done
+# Launching and waiting for readiness is restart.sh's job (it also serves tests that restart this broker).
+"$here/restart.sh" "$state" > /dev/null || { rm -rf "$state"; exit 1; }
 echo "KAFKA_BROKERS=127.0.0.1:$port"
 echo "KAFKA_STATE_DIR=$state"

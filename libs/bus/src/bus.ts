@@ -32,6 +32,13 @@ export interface SubscribeOptions {
   group?: string;
   /** For a new group without a committed offset: start from the earliest record (default true). */
   fromBeginning?: boolean;
+  /**
+   * Groups only. `auto` (default): the group's offset is committed after each batch's handler resolved.
+   * `manual`: nothing is committed until the subscriber calls {@link Subscription.commit}, so a member that
+   * takes a partition over resumes at the last offset the subscriber chose to commit (e.g. where its state was
+   * last saved).
+   */
+  commit?: 'auto' | 'manual';
 }
 
 export type BatchHandler = (batch: BusBatch) => Promise<void>;
@@ -39,6 +46,13 @@ export type BatchHandler = (batch: BusBatch) => Promise<void>;
 export interface Subscription {
   /** Resolves once the subscriber has caught up with everything published before subscribe() was called. */
   readonly caughtUp: Promise<void>;
+  /**
+   * Manual-commit group members only: makes `nextOffset` (the next record to deliver, a decimal string) the
+   * group's position in `partition`. Resolves true once stored, false when this member does not own the
+   * partition (any more) or the commit was refused because the group is rebalancing. Throws for broadcast
+   * readers and auto-commit members.
+   */
+  commit(partition: number, nextOffset: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

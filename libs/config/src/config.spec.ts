@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     expect(config.store.kind).toBe('chdb');
     expect(config.counters.kind).toBe('memory');
     expect(config.tls.kind).toBe('none');
+    expect(config.snapshotIntervalMs).toBe(10_000);
+    expect(loadConfig({ VIGIL_SNAPSHOT_INTERVAL_MS: '2500' }).snapshotIntervalMs).toBe(2500);
   });
 
   it('switches each part to its server when configured', () => {
@@ -35,6 +37,19 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL'],
     [{ VIGIL_BOOTSTRAP_KEY: 'short' }, 'VIGIL_BOOTSTRAP_KEY'],
     [{ VIGIL_LOG_LEVEL: 'loud' }, 'VIGIL_LOG_LEVEL'],
+    [{ VIGIL_SNAPSHOT_INTERVAL_MS: '50' }, 'VIGIL_SNAPSHOT_INTERVAL_MS'],
+    [{ VIGIL_INTEL_REFRESH_SECONDS: 'hourly' }, 'VIGIL_INTEL_REFRESH_SECONDS'],
+    [{ VIGIL_INTEL_REFRESH_SECONDS: '999999999' }, 'VIGIL_INTEL_REFRESH_SECONDS'],
+    [{ VIGIL_INTEL_LISTS: '/data/feed.txt' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'xml:/data/feed.xml' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'lines:/data/feed.txt' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'lines(nocategory):/data/feed.txt' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'lines(c2:X;sha1):/data/feed.txt' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'tsv(Bad Category):/data/t.tsv' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'vigil(x):/data/s.vigil' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'vigil:ftp://host/list' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_INTEL_LISTS: 'vigil:' }, 'VIGIL_INTEL_LISTS'],
+    [{ VIGIL_DNS_RESOLVERS: '10.0.0.53,dns.local' }, 'VIGIL_DNS_RESOLVERS'],
   ])('fails fast naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -44,5 +59,30 @@ describe('loadConfig', () => {
     const config = loadConfig({ VIGIL_RATE_LIMIT: '5/2s', VIGIL_TLS_SELF_SIGNED: '1' });
     expect(config.rateLimit).toEqual({ points: 5, windowSeconds: 2 });
     expect(config.tls).toEqual({ kind: 'self-signed' });
+  });
+
+  it('has no run-time intel lists by default and refreshes hourly', () => {
+    expect(loadConfig({}).intel).toEqual({ lists: [], refreshSeconds: 3600 });
+    expect(loadConfig({}).dnsResolvers).toEqual([]);
+    expect(loadConfig({ VIGIL_INTEL_REFRESH_SECONDS: '0' }).intel.refreshSeconds).toBe(0);
+  });
+
+  it('parses intel list entries of every format, from paths and URLs', () => {
+    const { lists } = loadConfig({
+      VIGIL_INTEL_LISTS:
+        'vigil:/srv/intel/extra.vigil.gz, tsv(c2):https://intel.example/trails.tsv,' +
+        'lines(c2:Cobalt Strike;ja3):feeds/ja3.txt,lines(miner:pool):http://127.0.0.1:9/pools.txt,tsv:/t.tsv',
+    }).intel;
+    expect(lists).toEqual([
+      { format: 'vigil', source: '/srv/intel/extra.vigil.gz' },
+      { format: 'tsv', source: 'https://intel.example/trails.tsv', category: 'c2' },
+      { format: 'lines', source: path.resolve('feeds/ja3.txt'), label: 'c2:Cobalt Strike', kind: 'ja3' },
+      { format: 'lines', source: 'http://127.0.0.1:9/pools.txt', label: 'miner:pool' },
+      { format: 'tsv', source: '/t.tsv' },
+    ]);
+  });
+
+  it('reads the configured DNS resolvers', () => {
+    expect(loadConfig({ VIGIL_DNS_RESOLVERS: '10.0.0.53, 2001:db8::53' }).dnsResolvers).toEqual(['10.0.0.53', '2001:db8::53']);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 
 export type BusConfig = { kind: 'local'; dir: string } | { kind: 'kafka'; brokers: string[] };
@@ -9,6 +10,30 @@ export interface RateLimitConfig {
   /** Requests allowed per key in one window. */
   points: number;
   windowSeconds: number;
+}
+
+/** Formats of run-time intel lists (see `IndicatorStore.loadList`). */
+export const INTEL_LIST_FORMATS = ['vigil', 'tsv', 'lines'] as const;
+export type IntelListFormat = (typeof INTEL_LIST_FORMATS)[number];
+const INTEL_KINDS = ['domain', 'ip', 'cidr', 'ip_port', 'url', 'ja3', 'ja3s', 'cert'] as const;
+
+/** One entry of `VIGIL_INTEL_LISTS`. */
+export interface IntelListConfig {
+  format: IntelListFormat;
+  /** A file path (resolved to absolute) or an http(s) URL. */
+  source: string;
+  /** `lines`: the `<category>:<family>` label of every entry. */
+  label?: string;
+  /** `lines`: the kind of every entry (else guessed per line; hashes need it). */
+  kind?: (typeof INTEL_KINDS)[number];
+  /** `tsv`: the category put in front of each row's family (default `blocklist`). */
+  category?: string;
+}
+
+export interface IntelConfig {
+  lists: IntelListConfig[];
+  /** Seconds between re-reads of the lists; 0: never. */
+  refreshSeconds: number;
 }
 
 export interface VigilConfig {
@@ -24,7 +49,12 @@ export interface VigilConfig {
   bootstrapKey?: string;
   /** Milliseconds a stored finding/alert waits before it is served, so concurrent inserts are never skipped. */
   visibilityDelayMs: number;
+  /** Scoring engine: how often each partition's detection state is checkpointed and its offset committed. */
+  snapshotIntervalMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  intel: IntelConfig;
+  /** Resolvers the network's hosts are meant to use (`VIGIL_DNS_RESOLVERS`): DNS to them is not resolver bypass. */
+  dnsResolvers: string[];
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -89,6 +119,61 @@ function readLogLevel(env: Env): VigilConfig['logLevel'] {
   return raw as VigilConfig['logLevel'];
 }
 
+const INTEL_ENTRY = /^([a-z]+)(?:\(([^()]*)\))?:(.+)$/s;
+const LABEL = /^[a-z0-9_]+:\S.*$/;
+
+/**
+ * `VIGIL_INTEL_LISTS`: comma-separated `<format>[(<options>)]:<path or http(s) URL>` entries:
+ * `vigil:<src>` (labels inside the file), `tsv(<category>):<src>` (`indicator<TAB>kind<TAB>family` rows;
+ * category optional), `lines(<category>:<family>[;<kind>]):<src>` (one indicator per line, label required).
+ */
+function readIntelLists(env: Env): IntelListConfig[] {
+  const raw = env.VIGIL_INTEL_LISTS?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const fail = (why: string): never => {
+      throw new ConfigError(`VIGIL_INTEL_LISTS entry "${entry}": ${why} (expected <format>[(<options>)]:<path or URL>, format ${INTEL_LIST_FORMATS.join(', ')})`);
+    };
+    const match = INTEL_ENTRY.exec(entry);
+    if (match === null) return fail('not of the form format:source');
+    const [, format, options, rawSource] = match;
+    if (!(INTEL_LIST_FORMATS as readonly string[]).includes(format)) return fail(`unknown format "${format}"`);
+    const source = rawSource.trim();
+    if (source === '') return fail('empty source');
+    const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
+    if (isUrl && !/^https?:\/\//i.test(source)) return fail('only http and https URLs are supported');
+    const list: IntelListConfig = { format: format as IntelListFormat, source: isUrl ? source : path.resolve(source) };
+    const opts = options?.trim() ?? '';
+    if (format === 'vigil' && opts !== '') return fail('the vigil format takes no options');
+    if (format === 'tsv' && opts !== '') {
+      if (!/^[a-z0-9_]+$/.test(opts)) return fail(`category "${opts}" must be lower-case letters, digits or "_"`);
+      list.category = opts;
+    }
+    if (format === 'lines') {
+      const [label, kind] = opts.split(';').map((s) => s.trim());
+      if (!label || !LABEL.test(label)) return fail('the lines format needs a label such as lines(c2:Emotet)');
+      list.label = label;
+      if (kind !== undefined && kind !== '') {
+        if (!(INTEL_KINDS as readonly string[]).includes(kind)) return fail(`unknown kind "${kind}" (one of ${INTEL_KINDS.join(', ')})`);
+        list.kind = kind as IntelListConfig['kind'];
+      }
+    }
+    return list;
+  });
+}
+
+/** `VIGIL_DNS_RESOLVERS`: comma-separated IPv4/IPv6 addresses. */
+function readResolvers(env: Env): string[] {
+  const raw = env.VIGIL_DNS_RESOLVERS?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((part) => {
+    const ip = part.trim();
+    if (isIP(ip) === 0) throw new ConfigError(`VIGIL_DNS_RESOLVERS must be comma-separated IP addresses, got "${ip}"`);
+    return ip;
+  });
+}
+
 /**
  * Reads and validates the whole configuration from the environment, failing fast with the variable's name.
  * Embedded defaults: local bus, chdb and in-process counters under VIGIL_DATA_DIR; each of KAFKA_BROKERS,
@@ -118,7 +203,13 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     rateLimit: readRateLimit(env),
     bootstrapKey,
     visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
+    snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
     logLevel: readLogLevel(env),
+    intel: {
+      lists: readIntelLists(env),
+      refreshSeconds: readInteger(env, 'VIGIL_INTEL_REFRESH_SECONDS', 3600, 0, 7 * 86_400),
+    },
+    dnsResolvers: readResolvers(env),
   };
 }
 

@@ -8,6 +8,8 @@ export interface TopicSpec {
   /** `compact` keeps the latest record per key forever; `delete` drops records past retention. */
   cleanup: 'delete' | 'compact';
   retentionHours?: number;
+  /** Largest record batch the broker accepts for this topic (Kafka max.message.bytes); default the bus's. */
+  maxMessageBytes?: number;
 }
 
 export const TOPICS = {
@@ -18,6 +20,11 @@ export const TOPICS = {
   apiKeys: { name: 'ctl.api-keys.v1', partitions: 1, cleanup: 'compact' },
   workspaces: { name: 'ctl.workspaces.v1', partitions: 1, cleanup: 'compact' },
   rules: { name: 'ctl.rules.v1', partitions: 1, cleanup: 'compact' },
+  /**
+   * Detection state of the scoring engine per events partition (gzip'd snapshots, chunked when large), keyed
+   * `<events partition>/<slot>/<chunk>`; read by every scoring replica, so a partition's new owner resumes it.
+   */
+  scoringState: { name: 'scoring.state.v1', partitions: 1, cleanup: 'compact', maxMessageBytes: 8 * 1024 * 1024 },
 } as const satisfies Record<string, TopicSpec>;
 
 export const ALL_TOPICS: TopicSpec[] = Object.values(TOPICS);

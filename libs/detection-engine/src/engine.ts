@@ -6,6 +6,7 @@ import { DnsTunnelDetector, type DnsTunnelOptions } from './detections/dns-tunne
 import { OastDomainDetector } from './detections/oast/oast-domain';
 import { createIntelDetectors } from './detections/intel/create-intel-detectors';
 import { createNetworkDetectors, type NetworkDetectorOptions } from './detections/network';
+import { createWebDetectors } from './detections/web';
 import { createDgaDetector } from './detections/dga';
 import { ImposterDomainDetector } from './detections/imposter/imposter-domain';
 import type { IndicatorStore } from './intel/indicator-store';
@@ -13,6 +14,9 @@ import { endpointId, observeEvent } from './observed-event';
 import { LeaseTracker } from './enrichment/lease-tracker';
 import { buildDetectionFinding } from './ocsf/finding-builder';
 import { LruMap } from './state/lru-map';
+import { restoreEngine, snapshotEngine, type EngineStateHolders } from './state/engine-state';
+import type { SnapshotEventReader, SnapshotEventWriter } from './state/event-table';
+import type { EngineSnapshot } from './state/snapshot';
 
 /**
  * Detections the engine runs after the built-in ones on each event (customer Sigma rules). They see the
@@ -22,6 +26,10 @@ export interface ExtraHitSource {
   /** False when nothing of this source can fire for the workspace and type: the engine then skips it. */
   covers(workspaceId: string, type: TelemetryType): boolean;
   inspect(observed: ObservedEvent, builtInHits: readonly DetectionHit[]): DetectionHit[];
+  /** The source's state (e.g. correlation windows) as plain JSON data; see Detector.snapshot. */
+  snapshot?(events: SnapshotEventWriter): unknown;
+  /** Replaces the state with a {@link snapshot} (undefined: empties it); throws on malformed data. */
+  restore?(state: unknown, events: SnapshotEventReader): void;
 }
 
 export interface DetectionEngineOptions {
@@ -98,6 +106,7 @@ export class DetectionEngine {
       createDgaDetector(),
       new ImposterDomainDetector(),
       ...createNetworkDetectors({ ...opts.network, maxKeys }),
+      ...createWebDetectors(),
       ...(opts.intel ? createIntelDetectors(opts.intel, { configuredResolvers: opts.configuredResolvers }) : []),
     ];
     this.detectorsByType = new Map();
@@ -182,6 +191,27 @@ export class DetectionEngine {
   /** The definitions of every detection this engine runs. */
   definitions(): DetectionDefinition[] {
     return this.detectors.map((detector) => detector.definition);
+  }
+
+  /**
+   * The detection state (windows, open findings, leases, the extra source's state) as plain JSON data. Call
+   * between batches. The cache of recent results is not included: a restored engine re-processes a batch.
+   */
+  snapshot(): EngineSnapshot {
+    return snapshotEngine(this.stateHolders());
+  }
+
+  /**
+   * Replaces the detection state with a {@link snapshot} taken from an engine built with the same options.
+   * @throws SnapshotError on an unknown version or a malformed part; the engine is then empty and usable.
+   */
+  restore(snapshot: EngineSnapshot): void {
+    this.results.clear();
+    restoreEngine(this.stateHolders(), snapshot);
+  }
+
+  private stateHolders(): EngineStateHolders {
+    return { detectors: this.detectors, aggregator: this.aggregator, leases: this.leases, extraHits: this.extraHits };
   }
 
   /** Current state sizes and their bounds. */

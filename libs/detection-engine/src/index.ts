@@ -50,6 +50,7 @@ export { buildEvidence } from './ocsf/evidence';
 export type { OcsfEvidence, OcsfEndpoint } from './ocsf/evidence';
 
 export * from './detections/network';
+export * from './detections/web';
 export * from './intel';
 export * from './detections/dga';
 export * from './popularity';
@@ -57,3 +58,5 @@ export { DnsExplainer, formatExplanation, type DnsNameExplanation } from './expl
 export { ImposterDomainDetector, IMPOSTER_DOMAIN } from './detections/imposter/imposter-domain';
 export { BrandIndex, type ImposterMatch, type ImposterTechnique } from './detections/imposter/brand-index';
 export { LeaseTracker, type LeaseHolder } from './enrichment/lease-tracker';
+export { SnapshotError, ENGINE_SNAPSHOT_VERSION, type EngineSnapshot } from './state/snapshot';
+export type { SnapshotEventReader, SnapshotEventWriter } from './state/event-table';

@@ -1,9 +1,38 @@
-import { Counter } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { metricsRegistry } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
 const findings = new Counter({ name: 'vigil_finding_records_total', help: 'Finding records (creates and updates) emitted', registers: [metricsRegistry] });
 const alerts = new Counter({ name: 'vigil_alerts_total', help: 'Legacy alerts emitted', registers: [metricsRegistry] });
+
+const checkpoints = new Histogram({
+  name: 'vigil_scoring_checkpoint_seconds',
+  help: 'Time to snapshot, compress and durably publish one partition\'s detection state',
+  buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+const snapshotBytes = new Histogram({
+  name: 'vigil_scoring_snapshot_bytes',
+  help: 'Compressed size of one partition\'s detection-state snapshot',
+  buckets: [1e3, 1e4, 1e5, 1e6, 4e6, 16e6, 64e6],
+  registers: [metricsRegistry],
+});
+const rebuilds = new Counter({
+  name: 'vigil_scoring_engine_rebuilds_total',
+  help: 'Partition engines (re)built: from a snapshot (take-over, restart) or empty',
+  labelNames: ['from'],
+  registers: [metricsRegistry],
+});
+
+export const stateMetrics = {
+  checkpoint(bytes: number, ms: number): void {
+    checkpoints.observe(ms / 1000);
+    snapshotBytes.observe(bytes);
+  },
+  rebuild(from: 'snapshot' | 'empty'): void {
+    rebuilds.inc({ from });
+  },
+};
 
 export const scoringMetrics = {
   record(events: number, findingCount: number, alertCount: number): void {

@@ -5,7 +5,9 @@ import {
   httpEvents,
   ipEvents,
   leaseEvents,
+  networkResolvers,
   OAST_DOMAINS,
+  SERVICE_NETWORKS,
   oastDnsEvents,
   tlsEvents,
   tunnelDnsEvents,
@@ -55,8 +57,10 @@ describe('telemetry generators', () => {
 
   it('benign DNS asks for popular domains and their usual subdomains from internal hosts', () => {
     const events = benignDnsEvents(3_000, { seed: 11, hosts: 10, subnet: '10.99' });
-    const popular = new Set(POPULAR_DOMAINS);
+    // Popular sites, and Firefox's DoH canary that every Firefox looks up.
+    const popular = new Set([...POPULAR_DOMAINS, 'use-application-dns.net']);
     expect(events.filter((e) => !popular.has(getDomain(e.query)!)).map((e) => e.query)).toEqual([]);
+    expect(events.some((e) => e.query === 'use-application-dns.net')).toBe(true);
     expect(events.filter((e) => !/^10\.99\.\d+\.\d+$/.test(e.srcIP!)).map((e) => e.srcIP)).toEqual([]);
     expect(new Set(events.map((e) => e.srcIP)).size).toBe(10);
     const firstLabels = new Set(events.map((e) => e.query.split('.')[0]));
@@ -126,6 +130,51 @@ describe('telemetry generators', () => {
     );
     expect(wrong).toEqual([]);
     expect(new Set(events.map((e) => e.destPort))).toEqual(new Set([443, 80, 53, 123, 993, 5223, 22]));
+  });
+
+  it('IP events send DNS only to the network resolvers, which forward to public upstreams', () => {
+    const events = ipEvents(3_000, { seed: 2, subnet: '10.99' });
+    const resolvers = networkResolvers({ subnet: '10.99' });
+    expect(resolvers).toEqual(['10.99.0.2', '10.99.0.3']);
+    const dns = events.filter((e) => e.destPort === 53);
+    const fromHosts = dns.filter((e) => !resolvers.includes(e.srcIP!));
+    const upstream = dns.filter((e) => resolvers.includes(e.srcIP!));
+    expect(fromHosts.filter((e) => !resolvers.includes(e.destIP!)).map((e) => e.destIP)).toEqual([]);
+    expect(upstream.length).toBeGreaterThan(0);
+    expect(upstream.filter((e) => !/^(8\.8\.[48]\.[48]|1\.[01]\.[01]\.1|9\.9\.9\.9)$/.test(e.destIP!))).toEqual([]);
+    expect(events.filter((e) => e.destPort !== 53 && resolvers.includes(e.srcIP!))).toEqual([]);
+    const own = ipEvents(500, { seed: 2, resolvers: ['192.168.1.53'] }).filter((e) => e.destPort === 53);
+    expect(own.every((e) => e.destIP === '192.168.1.53' || e.srcIP === '192.168.1.53')).toBe(true);
+    expect(() => ipEvents(1, { resolvers: [] })).toThrow(/resolvers/);
+    expect(() => ipEvents(1, { resolvers: ['dns.local'] })).toThrow(/resolvers/);
+  });
+
+  it('IP events reach services inside the published networks of large providers, never network or broadcast addresses', () => {
+    const destinations = ipEvents(5_000, { seed: 3 }).filter((e) => e.destPort !== 53).map((e) => e.destIP!);
+    const toNumber = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+    const networks = SERVICE_NETWORKS.map((cidr) => {
+      const [base, bits] = cidr.split('/');
+      return { first: toNumber(base), last: toNumber(base) + 2 ** (32 - Number(bits)) - 1 };
+    });
+    const outside = destinations.filter((ip) => {
+      const n = toNumber(ip);
+      return !networks.some((net) => n > net.first && n < net.last);
+    });
+    expect(outside).toEqual([]);
+    // Meta's 31.13.64.0/18, not the hosting providers elsewhere in 31.13.0.0/16.
+    expect(destinations.filter((ip) => ip.startsWith('31.13.') && !/^31\.13\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./.test(ip))).toEqual([]);
+    expect(new Set(destinations.map((ip) => ip.split('.').slice(0, 2).join('.'))).size).toBeGreaterThan(15);
+  });
+
+  it('sessions (HTTP, TLS) go to sites, not to DoH resolvers; Telegram traffic is its apps, not the Bot API', () => {
+    const hosts = [
+      ...httpEvents(5_000, { seed: 9 }).map((e) => new URL(e.url).hostname),
+      ...tlsEvents(5_000, { seed: 9 }).map((e) => e.subject!.slice(3).replace(/^\*\./, '')),
+    ];
+    expect(hosts.filter((h) => h.endsWith('cloudflare-dns.com'))).toEqual([]);
+    const dnsNames = benignDnsEvents(20_000, { seed: 9 }).map((e) => e.query);
+    expect(dnsNames.some((q) => q.endsWith('telegram.org'))).toBe(true);
+    expect(dnsNames.filter((q) => q === 'api.telegram.org')).toEqual([]);
   });
 
   it('HTTP events use URLs of popular sites', () => {

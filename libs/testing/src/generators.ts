@@ -21,6 +21,11 @@ export interface NetworkOptions extends TimelineOptions {
   hosts?: number;
   /** First two octets of the internal addresses (`10.20` → 10.20.x.y). Default `10.20`. */
   subnet?: string;
+  /**
+   * The network's DNS resolvers: hosts send DNS only to them, and they forward to public upstreams. Pass the
+   * same list to the engine as `configuredResolvers`. Default {@link networkResolvers} (`<subnet>.0.2`, `.0.3`).
+   */
+  resolvers?: readonly string[];
 }
 
 export interface TunnelDnsOptions {
@@ -65,12 +70,39 @@ const DNS_QTYPES: readonly (readonly [string, number])[] = [
   ['A', 60], ['AAAA', 28], ['HTTPS', 6], ['CNAME', 2], ['MX', 1], ['TXT', 1], ['PTR', 1], ['SRV', 1],
 ];
 
-/** First two octets of address ranges used by large public services (destinations of benign traffic). */
-const SERVICE_PREFIXES: readonly string[] = [
-  '142.250', '172.217', '216.58', '151.101', '104.16', '104.18', '13.107', '52.96', '20.190', '40.126', '34.120',
-  '35.186', '31.13', '157.240', '17.253', '23.45', '185.199', '199.232', '54.230', '3.33',
+/**
+ * Networks of large first-party services and CDN edges (Google, Fastly, Cloudflare, Microsoft 365, Facebook,
+ * Apple, Akamai, GitHub, CloudFront), as published by their operators: destinations of benign traffic. Not
+ * whole /16s and not rentable cloud compute, whose addresses can be anyone's server, C2 included.
+ */
+export const SERVICE_NETWORKS: readonly string[] = [
+  '142.250.0.0/15', '172.217.0.0/16', '216.58.192.0/19', '151.101.0.0/16', '104.16.0.0/13', '13.107.0.0/16',
+  '52.96.0.0/14', '20.190.128.0/18', '40.126.0.0/18', '31.13.64.0/18', '157.240.0.0/16', '17.253.0.0/16',
+  '23.32.0.0/11', '185.199.108.0/22', '199.232.0.0/16', '54.230.0.0/16',
 ];
-const PUBLIC_RESOLVERS: readonly string[] = ['8.8.8.8', '8.8.4.4', '1.1.1.1', '1.0.0.1', '9.9.9.9'];
+/** Upstreams the network's own resolvers forward to. */
+const UPSTREAM_RESOLVERS: readonly string[] = ['8.8.8.8', '8.8.4.4', '1.1.1.1', '1.0.0.1', '9.9.9.9'];
+/** Share of port-53 flows that are a resolver forwarding upstream rather than a host asking its resolver. */
+const UPSTREAM_SHARE = 0.2;
+
+/**
+ * Sites whose generic subdomains would name a different service: `api.telegram.org` is the Telegram Bot API,
+ * which people's Telegram apps do not use (they speak MTProto to Telegram's addresses), so browsing traffic
+ * draws the hosts people actually reach.
+ */
+const SITE_SUBDOMAINS: Readonly<Record<string, readonly (readonly [string, number])[]>> = {
+  'telegram.org': [['', 4], ['www', 2], ['web', 3], ['core', 1], ['desktop', 1], ['updates', 1]],
+  'cloudflare-dns.com': [['', 3], ['mozilla', 2], ['chrome', 2]],
+};
+
+/**
+ * DNS-over-HTTPS resolver zones among the popular domains. Browsers look them up while probing for DoH, but a
+ * network whose hosts use its configured resolvers (and answers the canary) opens no sessions to them.
+ */
+const DOH_RESOLVER_DOMAINS: ReadonlySet<string> = new Set(['cloudflare-dns.com']);
+/** Firefox's DoH canary: looked up by every Firefox to learn whether the network wants DoH off. */
+const DOH_CANARY = 'use-application-dns.net';
+const DOH_CANARY_SHARE = 0.005;
 
 interface Service {
   port: number;
@@ -199,25 +231,56 @@ function popularDomain(rng: Rng): string {
   return POPULAR_DOMAINS[Math.floor(Math.pow(rng.next(), 2.5) * POPULAR_DOMAINS.length)];
 }
 
-function popularHostname(rng: Rng): string {
-  const domain = popularDomain(rng);
-  const sub = rng.weighted(SUBDOMAINS);
+function hostnameOf(rng: Rng, domain: string): string {
+  const sub = rng.weighted(SITE_SUBDOMAINS[domain] ?? SUBDOMAINS);
   return sub ? `${sub}.${domain}` : domain;
+}
+
+function popularHostname(rng: Rng): string {
+  return hostnameOf(rng, popularDomain(rng));
+}
+
+/** A popular host a browser or app opens a session (HTTP, TLS) with. */
+function sessionHostname(rng: Rng): string {
+  let domain = popularDomain(rng);
+  while (DOH_RESOLVER_DOMAINS.has(domain)) domain = popularDomain(rng);
+  return hostnameOf(rng, domain);
 }
 
 function ephemeralPort(rng: Rng): number {
   return rng.int(49152, 65535);
 }
 
+/** A host address inside one of {@link SERVICE_NETWORKS} (never the network or broadcast address). */
 function serviceAddress(rng: Rng): string {
-  return `${rng.pick(SERVICE_PREFIXES)}.${rng.int(0, 255)}.${rng.int(1, 254)}`;
+  const [base, bits] = rng.pick(SERVICE_NETWORKS).split('/');
+  const size = 2 ** (32 - Number(bits));
+  const start = base.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  const value = start + rng.int(1, size - 2);
+  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
+}
+
+/** The resolvers the generated hosts use: `opts.resolvers`, or `<subnet>.0.2` and `<subnet>.0.3`. */
+export function networkResolvers(opts: NetworkOptions = {}): string[] {
+  if (opts.resolvers !== undefined) {
+    if (opts.resolvers.length === 0) throw new RangeError('resolvers must not be empty');
+    for (const ip of opts.resolvers) {
+      if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) throw new RangeError(`each of resolvers must be an IPv4 address, got "${ip}"`);
+    }
+    return [...opts.resolvers];
+  }
+  const subnet = opts.subnet ?? '10.20';
+  return [`${subnet}.0.2`, `${subnet}.0.3`];
 }
 
 function seeded(kind: string, seed: number | string | undefined): Rng {
   return createRng(`${kind}:${seed ?? 1}`);
 }
 
-/** Ordinary lookups of popular sites (with www/api/cdn/... subdomains) by a pool of internal hosts. */
+/**
+ * Ordinary lookups of popular sites (with www/api/cdn/... subdomains) by a pool of internal hosts, and now and
+ * then Firefox's DoH canary.
+ */
 export function benignDnsEvents(n: number, opts: NetworkOptions = {}): DnsEvent[] {
   checkCount(n);
   const rng = seeded('dns-benign', opts.seed);
@@ -230,7 +293,7 @@ export function benignDnsEvents(n: number, opts: NetworkOptions = {}): DnsEvent[
       srcIP: host.ip,
       srcPort: ephemeralPort(rng),
       srcHost: host.name,
-      query: popularHostname(rng),
+      query: rng.chance(DOH_CANARY_SHARE) ? DOH_CANARY : popularHostname(rng),
       qtype: rng.weighted(DNS_QTYPES),
     };
   });
@@ -316,15 +379,21 @@ export function oastDnsEvents(n: number, opts: OastDnsOptions = {}): DnsEvent[] 
   });
 }
 
-/** Connections from internal hosts to public services (HTTPS, DNS, QUIC, NTP, ...). */
+/**
+ * Connections from internal hosts to public services (HTTPS, QUIC, NTP, ...) and DNS the way a managed network
+ * does it: hosts ask the network's resolvers ({@link networkResolvers}), which forward to public upstreams.
+ */
 export function ipEvents(n: number, opts: NetworkOptions = {}): IpEvent[] {
   checkCount(n);
   const rng = seeded('ip', opts.seed);
   const hosts = hostPool(opts);
+  const resolvers = networkResolvers(opts);
+  const resolverHosts: Host[] = resolvers.map((ip, i) => ({ ip, name: `dns-${i + 1}`, mac: '' }));
   const nextTs = timeline(rng, opts);
   return Array.from({ length: n }, () => {
-    const host = rng.pick(hosts);
     const service = rng.weighted(IP_SERVICES);
+    const forwarding = service.port === 53 && rng.chance(UPSTREAM_SHARE);
+    const host = forwarding ? rng.pick(resolverHosts) : rng.pick(hosts);
     const bytesOut = Math.round(rng.exponential(2_000)) + 60;
     const bytesIn = Math.round(rng.exponential(40_000)) + 60;
     return {
@@ -332,7 +401,7 @@ export function ipEvents(n: number, opts: NetworkOptions = {}): IpEvent[] {
       srcIP: host.ip,
       srcPort: ephemeralPort(rng),
       srcHost: host.name,
-      destIP: service.port === 53 ? rng.pick(PUBLIC_RESOLVERS) : serviceAddress(rng),
+      destIP: service.port !== 53 ? serviceAddress(rng) : forwarding ? rng.pick(UPSTREAM_RESOLVERS) : rng.pick(resolvers),
       destPort: service.port,
       proto: service.proto,
       bytesIn,
@@ -355,7 +424,7 @@ export function httpEvents(n: number, opts: NetworkOptions = {}): HttpEvent[] {
   return Array.from({ length: n }, () => {
     const host = rng.pick(hosts);
     const [path, contentType] = rng.pick(HTTP_PATHS);
-    const hostname = popularHostname(rng);
+    const hostname = sessionHostname(rng);
     const scheme = rng.chance(0.8) ? 'https' : 'http';
     const status = rng.weighted([[200, 75], [204, 5], [301, 3], [302, 5], [304, 7], [404, 4], [403, 1]] as const);
     const event: HttpEvent = {
@@ -387,7 +456,7 @@ export function tlsEvents(n: number, opts: NetworkOptions = {}): TlsEvent[] {
   const start = toEpochMs(opts.startTs, 'startTs');
   return Array.from({ length: n }, () => {
     const host = rng.pick(hosts);
-    const hostname = popularHostname(rng);
+    const hostname = sessionHostname(rng);
     const commonName = hostname.split('.').length > 2 && rng.chance(0.5) ? `*.${hostname.split('.').slice(1).join('.')}` : hostname;
     // Certificate facts derive from the name alone, so repeated handshakes agree.
     const cert = createRng(`cert:${commonName}`);

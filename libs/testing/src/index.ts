@@ -7,3 +7,4 @@ export * from './temp-dir';
 export * from './openapi-validator';
 export * from './vigil-process';
 export * from './shared-dir';
+export * from './distributed';

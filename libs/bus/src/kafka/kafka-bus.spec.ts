@@ -40,7 +40,12 @@ describe('KafkaBus (no broker needed)', () => {
     expect(compacted.configEntries).toEqual([
       { name: 'cleanup.policy', value: 'compact' },
       { name: 'max.message.bytes', value: '1024' },
+      { name: 'segment.ms', value: String(3600 * 1000) },
+      { name: 'segment.bytes', value: String(64 * 1024 * 1024) },
       { name: 'min.insync.replicas', value: '2' },
     ]);
+    // A topic's own record limit wins over the bus-wide one (the scoring state's snapshots are large).
+    const state = topicConfig({ name: 'scoring.state.v1', partitions: 1, cleanup: 'compact', maxMessageBytes: 8 << 20 }, 1, 1024);
+    expect(state.configEntries).toContainEqual({ name: 'max.message.bytes', value: String(8 << 20) });
   });
 });

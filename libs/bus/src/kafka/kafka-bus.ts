@@ -175,6 +175,10 @@ export class KafkaBus implements Bus {
     if (options.group !== undefined && (typeof options.group !== 'string' || !/^[A-Za-z0-9._-]{1,200}$/.test(options.group))) {
       throw new TypeError(`subscribe(${options.topic}): invalid group name ${JSON.stringify(options.group)}`);
     }
+    if (options.commit !== undefined && options.commit !== 'auto' && options.commit !== 'manual') {
+      throw new TypeError(`subscribe(${options.topic}): commit must be 'auto' or 'manual'`);
+    }
+    if (options.commit === 'manual' && options.group === undefined) throw new TypeError(`subscribe(${options.topic}): commit: 'manual' needs a group`);
     const subscription = await KafkaSubscription.start(this.kafka, this.admin, options, handler, this.consumerSettings, (s) =>
       this.subscriptions.delete(s),
     );

@@ -2,6 +2,8 @@
  * A KafkaBus subscription: one kafkajs consumer. With a group it is a group member (partitions split among
  * members, offsets committed only after the handler resolved). Without one it is a broadcast reader: a
  * consumer in a group of its own (a fresh id per subscription) that starts at the beginning and never commits.
+ * A manual-commit member (`commit: 'manual'`) runs kafkajs without auto-commit and commits only through
+ * commit(), for partitions the latest group join assigned to it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
@@ -41,6 +43,11 @@ export class KafkaSubscription implements Subscription {
   private pollTimer: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
   private readonly label: string;
+  private readonly manualCommit: boolean;
+  /** Partitions of the topic this member owns: set on each group join, emptied when a rebalance starts. */
+  private readonly owned = new Set<number>();
+  /** Woken when a rebalance starts or the subscription closes: pending commits stop waiting then. */
+  private readonly onOwnershipLost = new Set<() => void>();
 
   private constructor(
     kafka: Kafka,
@@ -52,6 +59,7 @@ export class KafkaSubscription implements Subscription {
   ) {
     const groupId = options.group ?? `${settings.clientId}.broadcast.${randomUUID()}`;
     this.label = options.group ? `group ${options.group} on ${options.topic}` : `broadcast reader of ${options.topic}`;
+    this.manualCommit = options.commit === 'manual';
     this.consumer = kafka.consumer({
       groupId,
       sessionTimeout: settings.sessionTimeoutMs,
@@ -85,12 +93,45 @@ export class KafkaSubscription implements Subscription {
     return (this.tracker as CatchUpTracker).promise;
   }
 
-  /** Stops fetching, lets an in-flight handler finish, commits what was handled, and leaves the group. */
+  async commit(partition: number, nextOffset: string): Promise<boolean> {
+    if (!this.manualCommit) throw new Error(`${this.label}: commit() is only for subscriptions with commit: 'manual'`);
+    if (typeof nextOffset !== 'string' || !/^\d{1,19}$/.test(nextOffset)) {
+      throw new TypeError(`commit(): offset must be a decimal string, got ${JSON.stringify(nextOffset)}`);
+    }
+    if (this.stopping || !this.owned.has(partition)) return false;
+    // kafkajs sends the group generation along, so the broker refuses a commit from an outdated member; kafkajs
+    // retries such a commit for a while, which this does not wait for once a rebalance has started.
+    const commit = this.consumer.commitOffsets([{ topic: this.options.topic, partition, offset: nextOffset }]).then(
+      () => true,
+      (error: unknown) => {
+        this.settings.log(`${this.label}: commit of offset ${nextOffset} on partition ${partition} failed: ${describeError(error)}`);
+        return false;
+      },
+    );
+    let lost!: () => void;
+    const ownershipLost = new Promise<boolean>((resolve) => {
+      lost = () => resolve(false);
+      this.onOwnershipLost.add(lost);
+    });
+    const done = await Promise.race([commit, ownershipLost]);
+    this.onOwnershipLost.delete(lost);
+    if (!done || this.stopping || !this.owned.has(partition)) return false;
+    this.advance(partition, Number(nextOffset));
+    this.tracker?.check();
+    return true;
+  }
+
+  /**
+   * Stops fetching, lets an in-flight handler finish, commits what was handled (auto-commit members), and leaves
+   * the group.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
       for (const wake of this.wakeOnClose) wake();
       if (this.pollTimer) clearInterval(this.pollTimer);
+      this.owned.clear();
+      for (const wake of [...this.onOwnershipLost]) wake();
       try {
         await this.consumer.disconnect();
       } finally {
@@ -129,13 +170,21 @@ export class KafkaSubscription implements Subscription {
       const outcome = payload.restart ? 'kafkajs restarts it' : 'it stays stopped';
       this.settings.log(`${this.label}: consumer crashed (${outcome}): ${describeError(payload.error)}`);
     });
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.owned.clear();
+      for (const partition of payload.memberAssignment[topic] ?? []) this.owned.add(partition);
+    });
+    this.consumer.on(this.consumer.events.REBALANCING, () => {
+      this.owned.clear();
+      for (const wake of [...this.onOwnershipLost]) wake();
+    });
     const joined = this.waitForJoin();
     // Observed here so that a failure below (connect, subscribe) cannot leave it rejecting unobserved later.
     joined.catch(() => undefined);
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [topic], fromBeginning });
     await this.consumer.run({
-      autoCommit: group !== undefined,
+      autoCommit: group !== undefined && !this.manualCommit,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently,
       eachBatch: (payload) => this.handleBatch(payload),
@@ -247,7 +296,7 @@ export class KafkaSubscription implements Subscription {
     }
     const last = batch.lastOffset();
     resolveOffset(last);
-    if (this.options.group === undefined) {
+    if (this.options.group === undefined || this.manualCommit) {
       this.advance(batch.partition, Number(last) + 1);
       this.tracker?.check();
     }

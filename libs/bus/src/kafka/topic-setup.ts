@@ -13,8 +13,13 @@ export interface TopicSetupOptions {
 export function topicConfig(spec: TopicSpec, replicationFactor: number, maxMessageBytes: number): ITopicConfig {
   const configEntries = [
     { name: 'cleanup.policy', value: spec.cleanup },
-    { name: 'max.message.bytes', value: String(maxMessageBytes) },
+    { name: 'max.message.bytes', value: String(spec.maxMessageBytes ?? maxMessageBytes) },
   ];
+  if (spec.cleanup === 'compact') {
+    // The broker never compacts the active segment: rolling hourly or at 64 MiB keeps a frequently rewritten
+    // compacted topic (the scoring state) small, instead of the default 1 GiB / 7 days.
+    configEntries.push({ name: 'segment.ms', value: String(3600 * 1000) }, { name: 'segment.bytes', value: String(64 * 1024 * 1024) });
+  }
   if (spec.cleanup === 'delete' && spec.retentionHours !== undefined) {
     configEntries.push({ name: 'retention.ms', value: String(Math.round(spec.retentionHours * 3600 * 1000)) });
   }

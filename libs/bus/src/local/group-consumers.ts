@@ -2,7 +2,8 @@
  * The members of one consumer group on one topic, inside this process. Partitions are split round-robin by
  * join order (partition p → member p % n); when a member joins or leaves, partitions that change hands are
  * stopped first (their in-flight handler finishes and commits) and then restarted on the new owner from the
- * committed offset, so a partition is never consumed by two members at once.
+ * committed offset, so a partition is never consumed by two members at once. Manual-commit members commit
+ * through {@link GroupConsumers.commit}, accepted only for partitions they own.
  */
 import type { BatchHandler } from '../bus';
 import type { ConsumerSettings } from './consumer-settings';
@@ -13,6 +14,8 @@ import type { PartitionLog } from './partition-log';
 export interface GroupMember {
   handler: BatchHandler;
   fromBeginning: boolean;
+  /** The member commits itself (see SubscribeOptions.commit); handled batches are not committed. */
+  manualCommit: boolean;
   /** Called whenever the group commits, so the member can re-check its catch-up target. */
   onGroupProgress: () => void;
 }
@@ -25,6 +28,8 @@ interface Assignment {
 export class GroupConsumers {
   private readonly members: GroupMember[] = [];
   private readonly assignments = new Map<number, Assignment>();
+  /** Next offset after the last handled batch per partition (ahead of the committed offset in manual mode). */
+  private readonly handled = new Map<number, number>();
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -40,7 +45,21 @@ export class GroupConsumers {
 
   /** The group's position in a partition: its committed offset, or the log start when it has none. */
   positionOf(partition: number): number {
-    return this.offsets.get(this.group, this.logs[partition].topic, partition) ?? this.logs[partition].startOffset;
+    const committed = this.offsets.get(this.group, this.logs[partition].topic, partition) ?? this.logs[partition].startOffset;
+    return Math.max(committed, this.handled.get(partition) ?? 0);
+  }
+
+  /** Commits for a manual-commit member; false when the partition is not (or no longer) assigned to it. */
+  commit(member: GroupMember, partition: number, nextOffset: number): boolean {
+    const log = this.logs[partition];
+    if (log === undefined) throw new RangeError(`group ${this.group}: partition ${partition} does not exist`);
+    if (!Number.isSafeInteger(nextOffset) || nextOffset < 0 || nextOffset > log.end) {
+      throw new RangeError(`group ${this.group}: cannot commit offset ${nextOffset} on ${log.topic}/${partition} (end ${log.end})`);
+    }
+    if (this.assignments.get(partition)?.member !== member) return false;
+    this.offsets.commit(this.group, log.topic, partition, nextOffset);
+    for (const m of this.members) m.onGroupProgress();
+    return true;
   }
 
   join(member: GroupMember): Promise<void> {
@@ -91,7 +110,8 @@ export class GroupConsumers {
       logger: this.settings.logger,
       label: `group ${this.group}`,
       onHandled: (next) => {
-        this.offsets.commit(this.group, log.topic, partition, next);
+        this.handled.set(partition, Math.max(next, this.handled.get(partition) ?? 0));
+        if (!member.manualCommit) this.offsets.commit(this.group, log.topic, partition, next);
         for (const m of this.members) m.onGroupProgress();
       },
     });

@@ -12,6 +12,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { TopicSpec } from '@vigil/contracts';
 import type { BatchHandler, Bus, BusRecord, SubscribeOptions, Subscription } from '../bus';
+import { compactPartition } from './compaction';
 import { lockDirectory, type DirLock } from './dir-lock';
 import { ensureDirectory } from './fs-util';
 import { GroupCommitWriter } from './group-commit-writer';
@@ -162,6 +163,7 @@ export class LocalBus implements Bus {
     if (typeof handler !== 'function') throw new TypeError(`subscribe(${options.topic}): handler must be a function`);
     const { group } = options;
     if (group !== undefined) checkGroupName(group);
+    else if (options.commit === 'manual') throw new TypeError(`subscribe(${options.topic}): commit: 'manual' needs a group`);
     const targets = currentEnds(state.logs);
     const forget = (subscription: Subscription) => this.subscriptions.delete(subscription);
     if (group === undefined) {
@@ -169,7 +171,16 @@ export class LocalBus implements Bus {
       this.subscriptions.add(reader);
       return reader;
     }
-    const member = new GroupSubscription(this.groupConsumersFor(group, state), handler, options.fromBeginning ?? true, targets, forget);
+    const commit = options.commit ?? 'auto';
+    if (commit !== 'auto' && commit !== 'manual') throw new TypeError(`subscribe(${options.topic}): commit must be 'auto' or 'manual'`);
+    const member = new GroupSubscription(
+      this.groupConsumersFor(group, state),
+      handler,
+      options.fromBeginning ?? true,
+      commit === 'manual',
+      targets,
+      forget,
+    );
     // Registered before joining, so a close() racing with the join still stops this member.
     this.subscriptions.add(member);
     await member.join();
@@ -191,8 +202,9 @@ export class LocalBus implements Bus {
 
   /**
    * Deletes expired segments of `delete` topics: a segment goes once its last append is older than the topic's
-   * retention and every group that committed on the topic has consumed past it. Runs on a timer; public for
-   * maintenance and tests.
+   * retention and every group that committed on the topic has consumed past it. Compacts `compact` topics: records
+   * superseded by a later one of the same key leave the closed segments. Runs on a timer; public for maintenance
+   * and tests.
    */
   runRetention(now: number = Date.now()): Promise<void> {
     this.retentionRun ??= this.applyRetention(now).finally(() => (this.retentionRun = null));
@@ -273,7 +285,7 @@ export class LocalBus implements Bus {
   }
 
   private scheduleRetention(): void {
-    const hasRetention = [...this.topics.values()].some((t) => t.spec.cleanup === 'delete' && t.spec.retentionHours);
+    const hasRetention = [...this.topics.values()].some((t) => t.spec.cleanup === 'compact' || t.spec.retentionHours);
     if (!hasRetention) return;
     const run = () =>
       this.runRetention().catch((error: unknown) => this.logger(`retention failed: ${describe(error)}`));
@@ -288,7 +300,11 @@ export class LocalBus implements Bus {
     const groupExpiryMs = this.settings.groupOffsetsRetentionHours * 3600 * 1000;
     for (const state of this.topics.values()) {
       const { spec } = state;
-      if (spec.cleanup !== 'delete' || !spec.retentionHours) continue;
+      if (spec.cleanup === 'compact') {
+        await this.compactTopic(state);
+        continue;
+      }
+      if (!spec.retentionHours) continue;
       const cutoff = now - spec.retentionHours * 3600 * 1000;
       const activeGroups = new Set(
         [...this.groupConsumers.entries()]
@@ -308,6 +324,16 @@ export class LocalBus implements Bus {
           (segment, nextBaseOffset) => segment.lastAppendMs < cutoff && nextBaseOffset <= consumedUpTo,
         );
         if (removed > 0) this.logger(`${spec.name}/${log.partition}: retention removed ${removed} segment(s)`);
+      }
+    }
+  }
+
+  private async compactTopic(state: TopicState): Promise<void> {
+    for (const log of state.logs) {
+      if (this.lifecycle === 'closed') return;
+      const { rewritten, removed, bytesFreed } = await compactPartition(log);
+      if (rewritten + removed > 0) {
+        this.logger(`${state.spec.name}/${log.partition}: compaction freed ${bytesFreed} bytes (${rewritten} segment(s) rewritten, ${removed} removed)`);
       }
     }
   }

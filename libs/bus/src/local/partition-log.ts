@@ -177,6 +177,33 @@ export class PartitionLog {
     return removed;
   }
 
+  /** Segments no longer written to (all but the active one), oldest first. */
+  closedSegments(): Segment[] {
+    return this.segments.slice(0, -1);
+  }
+
+  /** The segment appends go to. */
+  activeSegment(): Segment {
+    return this.active;
+  }
+
+  /**
+   * Compaction: swaps a closed segment for its rewritten file (same name, already renamed into place), or drops
+   * it when `replacement` is null. Readers positioned in the old segment move on past it.
+   */
+  async replaceClosedSegment(old: Segment, replacement: Segment | null): Promise<void> {
+    const index = this.segments.indexOf(old);
+    if (index < 0 || index === this.segments.length - 1) throw new Error(`${old.filePath} is not a closed segment of this log`);
+    if (replacement) {
+      this.segments[index] = replacement;
+      await old.retire();
+    } else {
+      this.segments.splice(index, 1);
+      await old.remove();
+      await fsyncDirectory(this.dirPath);
+    }
+  }
+
   async close(): Promise<void> {
     this.failure ??= new Error(`partition ${this.topic}/${this.partition} is closed`);
     this.notify();

@@ -121,6 +121,14 @@ export function decodeFrame(buf: Buffer, pos: number, frameBytes: number): Store
   return { offset, timestamp, key, headers, value, frameBytes };
 }
 
+/** The key of a frame that `probeFrame` accepted, without decoding the rest. */
+export function frameKey(buf: Buffer, pos: number, frameBytes: number): string {
+  const at = pos + KEY_LENGTH_AT;
+  const keyBytes = buf.readUInt32BE(at);
+  if (at + 4 + keyBytes > pos + frameBytes) throw new Error('record key overruns its frame');
+  return buf.toString('utf8', at + 4, at + 4 + keyBytes);
+}
+
 /** The stored form of a frame this process has just sealed (the value is a view of the frame). */
 export function storedFromSealed(unsealed: UnsealedFrame, offset: number, timestamp: number): StoredRecord {
   return {

@@ -152,6 +152,20 @@ export class Segment {
     return found;
   }
 
+  /**
+   * Opens the handle before a rewritten file is renamed over this one (compaction), so whoever holds this
+   * segment until it is retired keeps reading the old content at the positions it knows.
+   */
+  async pinForReplacement(): Promise<void> {
+    await this.openHandle();
+  }
+
+  /** Forgets a segment whose file now belongs to its replacement: marks it removed, without unlinking. */
+  async retire(): Promise<void> {
+    this.removed = true;
+    if (this.holders <= 0) await this.closeHandle();
+  }
+
   /** Unlinks the file; the handle stays usable for current holders and closes with the last one. */
   async remove(): Promise<void> {
     this.removed = true;

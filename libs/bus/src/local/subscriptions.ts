@@ -22,11 +22,18 @@ export class GroupSubscription implements Subscription {
     private readonly consumers: GroupConsumers,
     handler: BatchHandler,
     fromBeginning: boolean,
+    manualCommit: boolean,
     targets: ReadonlyMap<number, number>,
     private readonly onClosed: (subscription: GroupSubscription) => void,
   ) {
     this.tracker = new CatchUpTracker(targets, (partition) => consumers.positionOf(partition));
-    this.member = { handler, fromBeginning, onGroupProgress: () => this.tracker.check() };
+    this.member = { handler, fromBeginning, manualCommit, onGroupProgress: () => this.tracker.check() };
+  }
+
+  async commit(partition: number, nextOffset: string): Promise<boolean> {
+    if (!this.member.manualCommit) throw new Error(`group ${this.consumers.group}: commit() is only for subscriptions with commit: 'manual'`);
+    if (this.closing) return false;
+    return this.consumers.commit(this.member, partition, parseOffset(nextOffset));
   }
 
   /** Joins the group: partitions are (re)assigned and this member's consumers start. */
@@ -85,6 +92,10 @@ export class BroadcastSubscription implements Subscription {
     return this.tracker.promise;
   }
 
+  commit(): Promise<boolean> {
+    return Promise.reject(new Error('commit() is only for group subscriptions with commit: \'manual\''));
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all(this.consumers.map((consumer) => consumer.stop()));
@@ -93,4 +104,9 @@ export class BroadcastSubscription implements Subscription {
     })();
     return this.closing;
   }
+}
+
+function parseOffset(offset: string): number {
+  if (typeof offset !== 'string' || !/^\d{1,16}$/.test(offset)) throw new TypeError(`commit(): offset must be a decimal string, got ${JSON.stringify(offset)}`);
+  return Number(offset);
 }

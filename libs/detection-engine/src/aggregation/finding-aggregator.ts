@@ -1,7 +1,10 @@
 import type { DetectionRef, Wisdom } from '@vigil/contracts';
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import type { DetectionDefinition, DetectionHit, Endpoint, EvidenceEvent } from '../detections/detection';
+import { readEvidence, readWisdom, writeEvidence, type SnapshotEventReader, type SnapshotEventWriter } from '../state/event-table';
 import { LruMap } from '../state/lru-map';
+import { endpointId } from '../observed-event';
+import { fail, readArray, readCount, readNumber, readObject, readOptionalString, readString, readStrings, writeNumber } from '../state/snapshot';
 import { uuidV5 } from '../uuid';
 
 /** A finding stays open while hits keep coming; this much event time without one closes it. */
@@ -122,6 +125,72 @@ export class FindingAggregator {
     return versions;
   }
 
+  /**
+   * The open findings, least recently used first (`f`, {@link FINDING_FIELDS} values each), and the definitions
+   * of their detections (`d`), so that findings of detections the restoring engine does not know (customer
+   * rules not yet loaded) keep theirs. Call between batches (after {@link flush}).
+   */
+  snapshot(events: SnapshotEventWriter): unknown {
+    const definitions: Record<string, DetectionDefinition> = {};
+    const flat: unknown[] = [];
+    for (const f of this.open.values()) {
+      definitions[f.detection.id] = f.detection;
+      const { ip, host, mac, id } = f.endpoint;
+      flat.push(
+        f.uid, f.revision, events.string(f.workspaceId), ip, host ?? null, mac ?? null, id === endpointId(ip, host) ? null : id,
+        f.detection.id, f.key, writeNumber(f.count), writeNumber(f.firstEventMs), writeNumber(f.lastEventMs),
+        f.createdMs === undefined ? null : writeNumber(f.createdMs), f.desc, f.wisdom, f.observations,
+        writeEvidence(events, f.evidence), f.batchIds.map((b) => events.string(b)),
+      );
+    }
+    return { d: definitions, f: flat };
+  }
+
+  /**
+   * Replaces the open findings with a {@link snapshot} (undefined: none). `definitionOf` gives the live
+   * definition of a detection id; the snapshot's copy serves when it gives none.
+   */
+  restore(state: unknown, events: SnapshotEventReader, definitionOf: (id: string) => DetectionDefinition | undefined): void {
+    const decoded: [string, OpenFinding][] = [];
+    if (state !== undefined) {
+      const parts = readObject(state, 'findings');
+      const stored = readObject(parts.d, 'findings.d');
+      const flat = readArray(parts.f, 'findings.f');
+      if (flat.length % FINDING_FIELDS !== 0) fail('findings.f', `a flat list of ${FINDING_FIELDS}-tuples`, `length ${flat.length}`);
+      const from = Math.max(0, flat.length - FINDING_FIELDS * this.open.maxSize);
+      for (let i = from; i < flat.length; i += FINDING_FIELDS) {
+        const at = `findings.f[${i / FINDING_FIELDS}]`;
+        const t = flat.slice(i, i + FINDING_FIELDS);
+        const detectionId = readString(t[7], `${at}.detection`);
+        const detection = definitionOf(detectionId) ?? readDefinition(stored[detectionId], `findings.d.${detectionId}`);
+        const ip = readString(t[3], `${at}.ip`);
+        const host = readOptionalString(t[4], `${at}.host`);
+        const mac = readOptionalString(t[5], `${at}.mac`);
+        const finding: OpenFinding = {
+          uid: readString(t[0], `${at}.uid`),
+          revision: readCount(t[1], `${at}.revision`),
+          workspaceId: events.string(t[2], `${at}.workspace`),
+          endpoint: { ip, ...(host !== undefined ? { host } : {}), ...(mac !== undefined ? { mac } : {}), id: readOptionalString(t[6], `${at}.id`) ?? endpointId(ip, host) },
+          detection,
+          key: readString(t[8], `${at}.key`),
+          count: readNumber(t[9], `${at}.count`),
+          firstEventMs: readNumber(t[10], `${at}.firstEventMs`),
+          lastEventMs: readNumber(t[11], `${at}.lastEventMs`),
+          createdMs: t[12] === null ? undefined : readNumber(t[12], `${at}.createdMs`),
+          desc: readString(t[13], `${at}.desc`),
+          wisdom: readWisdom(t[14], `${at}.wisdom`),
+          observations: readStrings(t[15], `${at}.observations`),
+          evidence: readEvidence(events, t[16], `${at}.evidence`).slice(-MAX_FINDING_EVIDENCE),
+          batchIds: readArray(t[17], `${at}.batchIds`).map((ref) => events.string(ref, `${at}.batchIds`)).slice(-MAX_FINDING_BATCH_IDS),
+        };
+        decoded.push([[finding.workspaceId, finding.endpoint.id, detection.id, finding.key].join('\u0000'), finding]);
+      }
+    }
+    this.touched.clear();
+    this.open.clear();
+    for (const [key, finding] of decoded) this.open.set(key, finding);
+  }
+
   private start(workspaceId: string, endpoint: Endpoint, hit: DetectionHit, windowStartMs: number): OpenFinding {
     const uid = uuidV5(['finding', workspaceId, endpoint.id, hit.detection.id, hit.key, String(windowStartMs)].join('\u0000'));
     return {
@@ -142,6 +211,25 @@ export class FindingAggregator {
       batchIds: [],
     };
   }
+}
+
+/** Values per open finding in a snapshot. */
+const FINDING_FIELDS = 18;
+
+function readDefinition(value: unknown, what: string): DetectionDefinition {
+  const d = readObject(value, what);
+  const analytic = readObject(d.analytic, `${what}.analytic`);
+  readString(d.id, `${what}.id`);
+  readString(d.threat, `${what}.threat`);
+  readString(d.title, `${what}.title`);
+  readNumber(d.severity, `${what}.severity`);
+  readStrings(d.flags, `${what}.flags`);
+  readStrings(d.mitreAttack, `${what}.mitreAttack`);
+  readNumber(analytic.id, `${what}.analytic.id`);
+  readString(analytic.name, `${what}.analytic.name`);
+  readString(d.findingType, `${what}.findingType`);
+  readString(d.keyDescription, `${what}.keyDescription`);
+  return d as unknown as DetectionDefinition;
 }
 
 function mergeWisdom(a: Wisdom, b: Wisdom): Wisdom {

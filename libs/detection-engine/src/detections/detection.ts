@@ -1,4 +1,5 @@
 import type { Severity, TelemetryEvent, TelemetryType, Wisdom } from '@vigil/contracts';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../state/event-table';
 
 /** How a detection decides, as OCSF `finding_info.analytic.type_id` (1 Rule, 3 Statistical, ...). */
 export interface AnalyticType {
@@ -89,4 +90,14 @@ export interface Detector {
   readonly types: readonly TelemetryType[];
   inspect(event: ObservedEvent): DetectionHit | undefined;
   stateStats?(): DetectorStateStats;
+  /**
+   * The detector's state as plain JSON data; events it holds are stored once in the engine's shared table
+   * through `events`. Stateless detectors leave it out.
+   */
+  snapshot?(events: SnapshotEventWriter): unknown;
+  /**
+   * Replaces the state with what {@link snapshot} returned (undefined: empties it). Throws a SnapshotError on
+   * malformed data, leaving its state as it was.
+   */
+  restore?(state: unknown, events: SnapshotEventReader): void;
 }

@@ -1,5 +1,7 @@
 import type { LeaseEvent } from '@vigil/contracts';
 import { LruMap } from '../state/lru-map';
+import { readLru, writeLru } from '../state/lru-snapshot';
+import { readNumber, readOptionalString, readTuples, writeNumber } from '../state/snapshot';
 
 /** Who held an address: the DHCP client's host name and MAC. */
 export interface LeaseHolder {
@@ -61,6 +63,30 @@ export class LeaseTracker {
 
   get size(): number {
     return this.addresses.size;
+  }
+
+  /** Per (workspace, address) `[startMs, endMs, host, mac, ...]`, oldest lease first. */
+  snapshot(): unknown[] {
+    return writeLru(this.addresses, (leases) => leases.flatMap((l) => [writeNumber(l.startMs), writeNumber(l.endMs), l.host ?? null, l.mac ?? null]));
+  }
+
+  /** Replaces the leases with a {@link snapshot} (undefined: none). */
+  restore(state: unknown): void {
+    readLru(
+      this.addresses,
+      state,
+      (value, at) => {
+        const t = readTuples(value, 4, at);
+        const leases: Lease[] = [];
+        for (let i = Math.max(0, t.length - 4 * MAX_LEASES_PER_ADDRESS); i < t.length; i += 4) {
+          const host = readOptionalString(t[i + 2], `${at}.host`);
+          const mac = readOptionalString(t[i + 3], `${at}.mac`);
+          leases.push({ startMs: readNumber(t[i], `${at}.startMs`), endMs: readNumber(t[i + 1], `${at}.endMs`), ...(host ? { host } : {}), ...(mac ? { mac } : {}) });
+        }
+        return leases;
+      },
+      'leases',
+    );
   }
 }
 

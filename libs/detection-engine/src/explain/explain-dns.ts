@@ -14,6 +14,8 @@ export interface DnsNameExplanation {
   tunnel?: {
     subdomain: string;
     randomLooking: boolean;
+    /** Why it looks like tunnel traffic (encoded payload, non-host characters, counter label). */
+    signal?: string;
     payloadLength: number;
     randomness: number;
     charset: string;
@@ -62,6 +64,7 @@ export class DnsExplainer {
             tunnel: {
               subdomain,
               randomLooking: tunnel.randomLooking,
+              ...(tunnel.signal !== undefined ? { signal: tunnel.signal } : {}),
               payloadLength: tunnel.payload.length,
               randomness: round(tunnel.payload.randomness),
               charset: tunnel.payload.charset,
@@ -94,7 +97,8 @@ export function formatExplanation(e: DnsNameExplanation): string {
   if (e.tunnel) {
     lines.push(
       `  tunnel: subdomain payload ${e.tunnel.payloadLength} chars, randomness ${e.tunnel.randomness}, charset ${e.tunnel.charset} ` +
-        `(random-looking needs >= ${e.tunnel.thresholds.minPayloadLength} chars and randomness >= ${e.tunnel.thresholds.minRandomness}): ${e.tunnel.randomLooking ? 'RANDOM-LOOKING' : 'no'}`,
+        `(an encoded payload needs >= ${e.tunnel.thresholds.minPayloadLength} chars and randomness >= ${e.tunnel.thresholds.minRandomness}; ` +
+        `short labels with '+', '/' or '=' and counter labels like r12345 also count): ${e.tunnel.randomLooking ? `RANDOM-LOOKING (${e.tunnel.signal})` : 'no'}`,
     );
   }
   lines.push(`  intel: ${e.intel.length ? e.intel.map((m) => `${m.indicator} ${m.label} (${m.source})`).join('; ') : 'no match'}`);

@@ -192,6 +192,29 @@ describe('IndicatorStore seed', () => {
     expect(store.counts.url).toBeGreaterThan(1_000);
   });
 
+  it('layers run-time lists over the seed: sizes add up, the most specific match comes first, the seed stays', async () => {
+    const dir = makeTempDir('intel-layer-');
+    try {
+      const seedSize = store.size;
+      const file = join(dir.path, 'ops.txt');
+      writeFileSync(file, 'branch.host.duckdns.org\n');
+      await store.loadList(file, 'lines', { label: 'c2:OpsFeed', name: 'ops' });
+      expect(store.size).toBe(seedSize + 1);
+      expect(store.lists().map((l) => l.name)).toEqual(['seed', 'ops']);
+      const matches = store.matchDomain('a.branch.host.duckdns.org');
+      expect(matches[0]).toMatchObject({ indicator: 'branch.host.duckdns.org', label: 'c2:OpsFeed' });
+      expect(matches.length).toBeGreaterThan(1);
+      expect(matches.slice(1).filter((m) => m.indicator !== 'duckdns.org')).toEqual([]);
+      await store.refresh();
+      expect(store.size).toBe(seedSize + 1);
+      expect(await store.unloadList('ops')).toBe(true);
+      expect(store.size).toBe(seedSize);
+      expect(store.matchDomain('a.branch.host.duckdns.org').filter((m) => m.indicator !== 'duckdns.org')).toEqual([]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('keeps popular names out of the threat categories', () => {
     for (const name of ['google.com', 'www.microsoft.com', 'github.com', 'cloudflare.com']) {
       expect(store.matchDomain(name).filter((m) => ['c2', 'malicious', 'miner', 'sinkhole'].includes(m.category))).toEqual([]);

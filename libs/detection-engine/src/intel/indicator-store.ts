@@ -53,6 +53,21 @@ interface ListLayer {
 }
 
 const SEED_NAME = 'seed';
+const NONE: readonly IndicatorMatch[] = Object.freeze([]);
+
+/** How narrowly a match names the target: exact values first, then longer zones and narrower networks. */
+function specificity(match: IndicatorMatch): number {
+  if (match.kind === 'domain') return match.indicator.length;
+  if (match.kind === 'cidr') return Number(match.indicator.slice(match.indicator.lastIndexOf('/') + 1));
+  return 1_000;
+}
+
+/** Seed and run-time matches, most specific first as each index orders its own; no copy when one side is empty. */
+function both(seed: readonly IndicatorMatch[], lists: readonly IndicatorMatch[]): readonly IndicatorMatch[] {
+  if (lists.length === 0) return seed;
+  if (seed.length === 0) return lists;
+  return [...seed, ...lists].sort((a, b) => specificity(b) - specificity(a));
+}
 
 /**
  * Threat-intelligence indicators: the committed seed plus lists loaded at run time from files or URLs.
@@ -60,6 +75,11 @@ const SEED_NAME = 'seed';
  * swap it in with a single assignment, so events are never matched against a half-loaded set.
  */
 export class IndicatorStore {
+  /**
+   * The seed is indexed once, at construction, and never rebuilt: run-time lists live in their own index
+   * (`lists`), so a refresh re-reads only them and the seed's text is not kept in memory.
+   */
+  private readonly seed: IndicatorIndex = IndicatorIndex.empty();
   private index: IndicatorIndex = IndicatorIndex.empty();
   private readonly layers = new Map<string, ListLayer>();
   private readonly maxIndicators: number;
@@ -73,51 +93,58 @@ export class IndicatorStore {
     const seed = options.seed ?? DEFAULT_SEED_PATH;
     if (seed !== false) {
       if (!existsSync(seed)) throw new Error(`intel seed not found at ${seed} (run tools/intel/build-seed.ts)`);
-      const text = this.decode(readFileSync(seed), seed);
-      const layer = this.parseLayer(SEED_NAME, seed, 'vigil', {}, text);
-      this.index = this.buildIndex(new Map([[SEED_NAME, layer]]));
-      this.layers.set(SEED_NAME, layer);
+      const builder = new IndicatorIndexBuilder(this.maxIndicators);
+      // One pass: a malformed seed throws from the parser, so no separate validation parse.
+      parseList(this.decode(readFileSync(seed), seed), 'vigil', { source: seed }, (record) => builder.add(record));
+      this.seed = builder.build();
+      this.seedSummary = { name: SEED_NAME, source: seed, format: 'vigil', skipped: builder.invalidCount, loadedAt: Date.now() };
     }
   }
 
+  private seedSummary: ListSummary | undefined;
+
+  /** Indicators held: the seed plus every run-time list. */
   get size(): number {
-    return this.index.size;
+    return this.seed.size + this.index.size;
   }
 
   get counts(): Readonly<IndicatorCounts> {
-    return this.index.counts;
+    const total = { ...this.seed.counts };
+    for (const [kind, count] of Object.entries(this.index.counts)) total[kind as keyof IndicatorCounts] += count;
+    return total;
   }
 
   lists(): ListSummary[] {
-    return [...this.layers.values()].map((layer) => ({ ...layer.summary }));
+    const lists = [...this.layers.values()].map((layer) => ({ ...layer.summary }));
+    return this.seedSummary === undefined ? lists : [{ ...this.seedSummary }, ...lists];
   }
 
   matchDomain(hostname: string): readonly IndicatorMatch[] {
-    return this.index.matchDomain(hostname);
+    return both(this.seed.matchDomain(hostname), this.index.size === 0 ? NONE : this.index.matchDomain(hostname));
   }
 
   matchIp(address: string): readonly IndicatorMatch[] {
-    return this.index.matchIp(address);
+    return both(this.seed.matchIp(address), this.index.size === 0 ? NONE : this.index.matchIp(address));
   }
 
   matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
-    return this.index.matchIpPort(address, port);
+    return both(this.seed.matchIpPort(address, port), this.index.size === 0 ? NONE : this.index.matchIpPort(address, port));
   }
 
   matchUrl(url: string): readonly IndicatorMatch[] {
-    return this.index.matchUrl(url);
+    return both(this.seed.matchUrl(url), this.index.size === 0 ? NONE : this.index.matchUrl(url));
   }
 
   matchJa3(hash: string): readonly IndicatorMatch[] {
-    return this.index.matchJa3(hash);
+    return both(this.seed.matchJa3(hash), this.index.size === 0 ? NONE : this.index.matchJa3(hash));
   }
 
   matchJa3s(hash: string): readonly IndicatorMatch[] {
-    return this.index.matchJa3s(hash);
+    return both(this.seed.matchJa3s(hash), this.index.size === 0 ? NONE : this.index.matchJa3s(hash));
   }
 
   matchCert(hash: string): readonly IndicatorMatch[] {
-    return this.index.matchCert(hash);
+    return both(this.seed.matchCert(hash), this.index.size === 0 ? NONE : this.index.matchCert(hash));
   }
 
   /**
@@ -144,7 +171,7 @@ export class IndicatorStore {
   /** Drops a run-time list; returns whether it was loaded. */
   unloadList(name: string): Promise<boolean> {
     return this.serialise(async () => {
-      if (name === SEED_NAME || !this.layers.has(name)) return false;
+      if (!this.layers.has(name)) return false;
       const next = new Map(this.layers);
       next.delete(name);
       this.index = this.buildIndex(next);
@@ -161,10 +188,6 @@ export class IndicatorStore {
     return this.serialise(async () => {
       const next = new Map<string, ListLayer>();
       for (const [name, layer] of this.layers) {
-        if (name === SEED_NAME) {
-          next.set(name, layer);
-          continue;
-        }
         try {
           const text = await this.read(layer.summary.source);
           next.set(name, this.parseLayer(name, layer.summary.source, layer.summary.format, layer.options, text));
@@ -175,7 +198,7 @@ export class IndicatorStore {
       this.index = this.buildIndex(next);
       this.layers.clear();
       for (const [name, layer] of next) this.layers.set(name, layer);
-      return { lists: this.lists(), indicators: this.index.size };
+      return { lists: this.lists(), indicators: this.size };
     });
   }
 
@@ -192,7 +215,7 @@ export class IndicatorStore {
   }
 
   private buildIndex(layers: ReadonlyMap<string, ListLayer>): IndicatorIndex {
-    const builder = new IndicatorIndexBuilder(this.maxIndicators);
+    const builder = new IndicatorIndexBuilder(this.maxIndicators - this.seed.size);
     for (const layer of layers.values()) {
       const { source, format } = layer.summary;
       parseList(layer.text, format, { ...layer.options, source }, (record) => builder.add(record));

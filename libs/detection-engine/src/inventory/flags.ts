@@ -1,6 +1,7 @@
 import type { FlagDictionary } from '@vigil/contracts';
 import { INTEL_FLAGS } from '../detections/intel/intel-definitions';
 import { NETWORK_FLAGS } from '../detections/network/network-inventory';
+import { WEB_FLAGS } from '../detections/web/web-inventory';
 
 /**
  * The flag dictionary (GET /v1/ae/inventory/flags). `category` flags say what a destination is;
@@ -44,4 +45,4 @@ export const CORE_FLAGS: FlagDictionary = {
   long_hostname: { title: 'Unusually long host name that can carry encoded data', type: 'feature' },
 };
 
-export const FLAG_DICTIONARY: FlagDictionary = { ...CORE_FLAGS, ...NETWORK_FLAGS, ...INTEL_FLAGS };
+export const FLAG_DICTIONARY: FlagDictionary = { ...CORE_FLAGS, ...NETWORK_FLAGS, ...WEB_FLAGS, ...INTEL_FLAGS };

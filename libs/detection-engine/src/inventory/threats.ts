@@ -1,6 +1,7 @@
 import type { ThreatDictionary } from '@vigil/contracts';
 import { INTEL_THREATS } from '../detections/intel/intel-definitions';
 import { NETWORK_THREATS } from '../detections/network/network-inventory';
+import { WEB_THREATS } from '../detections/web/web-inventory';
 
 /**
  * The threat dictionary (GET /v1/ae/inventory/threats). IDs and titles of the established threats are the
@@ -43,4 +44,4 @@ export const CORE_THREATS: ThreatDictionary = {
   },
 };
 
-export const THREAT_DICTIONARY: ThreatDictionary = { ...CORE_THREATS, ...NETWORK_THREATS, ...INTEL_THREATS };
+export const THREAT_DICTIONARY: ThreatDictionary = { ...CORE_THREATS, ...NETWORK_THREATS, ...WEB_THREATS, ...INTEL_THREATS };

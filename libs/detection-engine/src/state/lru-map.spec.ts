@@ -19,6 +19,18 @@ describe('LruMap', () => {
     lru.set('c', 3);
     expect(lru.has('a')).toBe(false);
   });
+  it('lists entries least recently used first, so re-inserting them in order rebuilds the same recency', () => {
+    const lru = new LruMap<string, number>(3);
+    lru.set('a', 1).set('b', 2).set('c', 3);
+    lru.get('a');
+    expect([...lru.items()]).toEqual([['b', 2], ['c', 3], ['a', 1]]);
+    const copy = new LruMap<string, number>(3);
+    for (const [k, v] of lru.items()) copy.set(k, v);
+    copy.set('d', 4);
+    expect(copy.has('b')).toBe(false);
+    lru.clear();
+    expect(lru.size).toBe(0);
+  });
   it('rejects a non-positive bound', () => {
     expect(() => new LruMap(0)).toThrow(RangeError);
     expect(() => new LruMap(1.5)).toThrow(RangeError);

@@ -53,4 +53,13 @@ export class LruMap<K, V> {
   values(): IterableIterator<V> {
     return this.entries.values();
   }
+
+  /** Entries from the least to the most recently used (the order in which {@link set} rebuilds them). */
+  items(): IterableIterator<[K, V]> {
+    return this.entries.entries();
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -25,10 +25,10 @@ export interface GuardClause {
 /** Requirements every matching event meets, all of them (AND); null = no such guarantee. */
 export type Guard = GuardClause[] | null;
 
-/** Conjunctions keep at most this many clauses: more would cost more bookkeeping than they save. */
+/** Guards keep at most this many clauses: more would cost more bookkeeping than they save. */
 const MAX_CLAUSES = 3;
 /** Score of a clause whose every literal has 5 or more characters (see clauseScore). */
-const STRONG_CLAUSE = 5000 - 999;
+const USEFUL_CLAUSE = 5000 - 999;
 
 /** A compiled piece of a detection: its test, and what the literal pre-filter may rely on. */
 export interface CompiledItem {
@@ -164,32 +164,64 @@ function clauseScore(c: GuardClause): number {
   return shortest * 1000 - c.literals.length - others;
 }
 
-function bestClauseOf(guard: GuardClause[]): GuardClause {
-  return guard.reduce((best, c) => (clauseScore(c) > clauseScore(best) ? c : best));
+function ranked(guard: GuardClause[]): GuardClause[] {
+  return [...guard].sort((a, b) => clauseScore(b) - clauseScore(a));
 }
 
-/** Any of the parts may match: one clause, the union of each part's best clause (needs a guard on every part). */
+function sameAtoms(a: GuardClause, b: GuardClause): boolean {
+  const key = (c: GuardClause) => JSON.stringify([[...c.literals].sort(), [...(c.exact ?? [])].sort(), [...(c.prefixes ?? [])].sort(), [...(c.suffixes ?? [])].sort()]);
+  return key(a) === key(b);
+}
+
+function unionOf(clauses: GuardClause[]): GuardClause {
+  const union = { literals: new Set<string>(), exact: new Set<string>(), prefixes: new Set<string>(), suffixes: new Set<string>(), fields: new Set<number>() };
+  for (const c of clauses) {
+    for (const l of c.literals) union.literals.add(l);
+    for (const x of c.exact ?? []) union.exact.add(x);
+    for (const x of c.prefixes ?? []) union.prefixes.add(x);
+    for (const x of c.suffixes ?? []) union.suffixes.add(x);
+    for (const f of c.fields) union.fields.add(f);
+  }
+  return { literals: [...union.literals], exact: [...union.exact], prefixes: [...union.prefixes], suffixes: [...union.suffixes], fields: [...union.fields] };
+}
+
+/**
+ * Any of the parts may match (needs a guard on every part). Each part implies every one of its
+ * clauses, so the union of one clause per part is implied by the whole; pairing the parts' best
+ * clauses, then their second best, and so on, gives as many clauses as the most sparsely guarded
+ * part has (`(a1 and a2) or (b1 and b2)` → `(a1 or b1) and (a2 or b2)`).
+ */
 function unionGuard(parts: CompiledItem[]): Guard {
   if (parts.some((p) => p.guard === null || p.guard.length === 0)) return null;
-  const union = { literals: new Set<string>(), exact: new Set<string>(), prefixes: new Set<string>(), suffixes: new Set<string>(), fields: new Set<number>() };
-  for (const p of parts) {
-    const best = bestClauseOf(p.guard as GuardClause[]);
-    for (const l of best.literals) union.literals.add(l);
-    for (const x of best.exact ?? []) union.exact.add(x);
-    for (const x of best.prefixes ?? []) union.prefixes.add(x);
-    for (const x of best.suffixes ?? []) union.suffixes.add(x);
-    for (const f of best.fields) union.fields.add(f);
+  const rankedParts = parts.map((p) => ranked(p.guard as GuardClause[]));
+  // Parts often share clauses (`'.html' and 'dwn='` or `'.html' and 'fn='`): pair equal ones, so a union
+  // clause does not mix one part's common literal with another's rare one.
+  const lead = rankedParts[0];
+  for (let j = 1; j < rankedParts.length; j++) {
+    const rest = [...rankedParts[j]];
+    const aligned: GuardClause[] = [];
+    for (const clause of lead) {
+      const same = rest.findIndex((c) => sameAtoms(c, clause));
+      if (same !== -1) aligned.push(...rest.splice(same, 1));
+      else aligned.push(undefined as unknown as GuardClause);
+    }
+    // Slots without an equal clause take the remaining ones by rank.
+    for (let k = 0; k < aligned.length; k++) if (aligned[k] === undefined) aligned[k] = rest.shift() as GuardClause;
+    rankedParts[j] = [...aligned.filter((c) => c !== undefined), ...rest];
   }
-  return [{ literals: [...union.literals], exact: [...union.exact], prefixes: [...union.prefixes], suffixes: [...union.suffixes], fields: [...union.fields] }];
+  const depth = Math.min(MAX_CLAUSES, ...rankedParts.map((r) => r.length));
+  const clauses: GuardClause[] = [];
+  for (let k = 0; k < depth; k++) clauses.push(unionOf(rankedParts.map((r) => r[k])));
+  return clauses;
 }
 
 /** All parts match: every clause of every guarded part holds; the best few are kept. */
 export function conjoinGuards(guards: Guard[]): Guard {
   const clauses = guards.flatMap((g) => g ?? []);
   if (clauses.length === 0) return null;
-  const ranked = clauses.sort((a, b) => clauseScore(b) - clauseScore(a));
-  // Next to a selective clause, one of only short literals ('post', 'true') costs a field scan and saves little.
-  const kept = clauseScore(ranked[0]) >= STRONG_CLAUSE ? ranked.filter((c) => clauseScore(c) >= STRONG_CLAUSE) : ranked;
+  const byScore = ranked(clauses);
+  // Next to a selective clause, one of only short literals ('post', 'true') adds checks and saves little.
+  const kept = clauseScore(byScore[0]) >= USEFUL_CLAUSE ? byScore.filter((c) => clauseScore(c) >= USEFUL_CLAUSE) : byScore;
   return kept.slice(0, MAX_CLAUSES);
 }
 

@@ -1,9 +1,10 @@
-import type { TelemetryType } from '@vigil/contracts';
+import { isTelemetryType, type TelemetryType } from '@vigil/contracts';
 import { resolveField } from '../logsource/field-map';
 import { EventView } from '../match/event-view';
 import type { CompiledRule, SigmaEnrichment } from '../types';
 import type { CompiledCorrelation, ConditionOp } from './correlation-compiler';
 import { CorrelationWindow, type WindowEntry } from './correlation-window';
+import { stateArray, stateFail, stateString } from './correlation-state';
 
 /** A base-rule match (or a correlation match, when correlations chain) fed to the engine. */
 export interface CorrelationInput {
@@ -44,6 +45,21 @@ interface Wiring {
   groups: Map<string, CorrelationWindow>;
 }
 
+function decodeObject(value: unknown, what: string): object {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) stateFail(what, 'an object', value);
+  return value;
+}
+
+function decodeEnrichment(value: unknown, what: string): SigmaEnrichment {
+  const e = decodeObject(value, what) as Record<string, unknown>;
+  const strings = (v: unknown, at: string): string[] => stateArray(v, at).map((s) => stateString(s, at));
+  const out: SigmaEnrichment = {};
+  if (e.flags !== undefined) out.flags = strings(e.flags, `${what}.flags`);
+  if (e.labels !== undefined) out.labels = strings(e.labels, `${what}.labels`);
+  if (e.domain !== undefined) out.domain = stateString(e.domain, `${what}.domain`);
+  return out;
+}
+
 const compare: Record<ConditionOp, (a: number, b: number) => boolean> = {
   gt: (a, b) => a > b,
   gte: (a, b) => a >= b,
@@ -69,9 +85,12 @@ export class CorrelationEngine {
   private readonly maxEvents: number;
   private readonly maxGroups: number;
   private readonly sampleSize: number;
+  /** Rules and correlations by id, to resolve the inputs of a restored window. */
+  private readonly inputRules = new Map<string, CompiledRule | CompiledCorrelation>();
 
-  private constructor(correlations: CompiledCorrelation[], options: CorrelationEngineOptions) {
+  private constructor(correlations: CompiledCorrelation[], rules: readonly CompiledRule[], options: CorrelationEngineOptions) {
     this.wirings = correlations.map((correlation) => ({ correlation, groups: new Map() }));
+    for (const r of [...rules, ...correlations]) this.inputRules.set(r.id, r);
     this.maxEvents = options.maxEventsPerGroup ?? 10_000;
     this.maxGroups = options.maxGroups ?? 50_000;
     this.sampleSize = options.sampleSize ?? 20;
@@ -106,7 +125,7 @@ export class CorrelationEngine {
     };
     correlations.forEach((c) => visit(c, []));
     if (errors.length) return { ok: false, errors: [...new Set(errors)] };
-    return { ok: true, engine: new CorrelationEngine([...correlations], options) };
+    return { ok: true, engine: new CorrelationEngine([...correlations], rules, options) };
   }
 
   /** Ids of rules that only feed correlations with `generate: false` and so should not report on their own. */
@@ -133,6 +152,53 @@ export class CorrelationEngine {
       }
     }
     return out;
+  }
+
+  /**
+   * The windows as plain JSON data: per correlation `[id, [groupKey, window, ...]]`, groups least recently fed
+   * first. A window's inputs are `[rule id, type, event, enrichment]`; `encodeEvent` may replace the event
+   * object by a reference into a shared table.
+   */
+  snapshot(encodeEvent: (event: object) => unknown = (event) => event): unknown[] {
+    const encodeSample = (sample: unknown): unknown => {
+      const input = sample as CorrelationInput;
+      return [input.rule.id, input.type, encodeEvent(input.event), input.enrichment ?? null];
+    };
+    return this.wirings.map((w) => [w.correlation.id, [...w.groups].flatMap(([key, window]) => [key, window.snapshot(encodeSample)])]);
+  }
+
+  /**
+   * Replaces the windows with a {@link snapshot} (undefined: empties them); windows of correlations this
+   * engine does not have are dropped. Throws a CorrelationStateError on malformed data, changing nothing.
+   */
+  restore(state: unknown, decodeEvent: (encoded: unknown, what: string) => object = (event, what) => decodeObject(event, what)): void {
+    const restored = new Map<string, Map<string, CorrelationWindow>>();
+    for (const [i, item] of (state === undefined ? [] : stateArray(state, 'correlations')).entries()) {
+      const [id, flat] = stateArray(item, `correlations[${i}]`);
+      const wiring = this.wirings.find((w) => w.correlation.id === id);
+      if (wiring === undefined) continue;
+      const c = wiring.correlation;
+      const groups = stateArray(flat, `correlations[${i}].groups`);
+      if (groups.length % 2 !== 0) stateFail(`correlations[${i}].groups`, 'a flat list of [key, window] pairs', `length ${groups.length}`);
+      const windows = new Map<string, CorrelationWindow>();
+      for (let g = Math.max(0, groups.length - 2 * this.maxGroups); g < groups.length; g += 2) {
+        const what = `correlations[${i}].groups[${g}]`;
+        const key = stateString(groups[g], what);
+        windows.set(key, CorrelationWindow.restore(c.timespanMs, this.maxEvents, c.rules.length, groups[g + 1], (e, at, timeMs) => this.decodeInput(e, at, timeMs, decodeEvent), what));
+      }
+      restored.set(c.id, windows);
+    }
+    for (const wiring of this.wirings) wiring.groups = restored.get(wiring.correlation.id) ?? new Map();
+  }
+
+  private decodeInput(encoded: unknown, what: string, timeMs: number, decodeEvent: (encoded: unknown, what: string) => object): CorrelationInput {
+    const [ruleId, type, event, enrichment] = stateArray(encoded, what);
+    const rule = this.inputRules.get(stateString(ruleId, `${what}.rule`));
+    if (rule === undefined) stateFail(`${what}.rule`, 'the id of a rule of this engine', ruleId);
+    if (typeof type !== 'string' || !isTelemetryType(type)) stateFail(`${what}.type`, 'a telemetry type', type);
+    const input: CorrelationInput = { rule, type, event: decodeEvent(event, `${what}.event`), timeMs };
+    if (enrichment !== null) input.enrichment = decodeEnrichment(enrichment, `${what}.enrichment`);
+    return input;
   }
 
   private fieldValue(c: CompiledCorrelation, source: number, field: string, view: EventView): string | null {

@@ -1,3 +1,5 @@
+import { stateArray, stateCount, stateFail, stateNumber, writeStateNumber } from './correlation-state';
+
 export interface WindowEntry {
   timeMs: number;
   /** Position of the referenced rule in the correlation's `rules`. */
@@ -50,6 +52,40 @@ export class CorrelationWindow {
       if (n === 0) this.counts.delete(entry.value);
       else this.counts.set(entry.value, n);
     }
+  }
+
+  /**
+   * `[entries, sum]`: entries flat as `[timeMs, source, value, sample, ...]`, oldest first, with the
+   * running sum kept as is (re-adding floating-point values in another order could change it).
+   */
+  snapshot(encodeSample: (sample: unknown) => unknown): unknown[] {
+    return [this.entries.flatMap((e) => [writeStateNumber(e.timeMs), e.source, e.value ?? null, encodeSample(e.sample)]), writeStateNumber(this.sum)];
+  }
+
+  /** A window from a {@link snapshot}; `sources` is the number of referenced rules (valid `source` values). */
+  static restore(timespanMs: number, capacity: number, sources: number, data: unknown, decodeSample: (encoded: unknown, what: string, timeMs: number) => unknown, what: string): CorrelationWindow {
+    const [flat, sum] = stateArray(data, what);
+    const tuples = stateArray(flat, `${what}.entries`);
+    if (tuples.length % 4 !== 0) stateFail(`${what}.entries`, 'a flat list of 4-tuples', `length ${tuples.length}`);
+    const window = new CorrelationWindow(timespanMs, capacity);
+    const from = Math.max(0, tuples.length - 4 * capacity);
+    let previousMs = -Infinity;
+    for (let i = from; i < tuples.length; i += 4) {
+      const timeMs = stateNumber(tuples[i], `${what}.timeMs`);
+      if (!(timeMs >= previousMs)) stateFail(`${what}.timeMs`, 'times in ascending order', timeMs);
+      previousMs = timeMs;
+      const source = stateCount(tuples[i + 1], `${what}.source`);
+      if (source >= sources) stateFail(`${what}.source`, `a rule position below ${sources}`, source);
+      const raw = tuples[i + 2];
+      if (raw !== null && typeof raw !== 'string' && typeof raw !== 'number') stateFail(`${what}.value`, 'a string, number or null', raw);
+      const entry: WindowEntry = { timeMs, source, sample: decodeSample(tuples[i + 3], `${what}.sample`, timeMs) };
+      if (raw !== null) entry.value = raw;
+      window.entries.push(entry);
+      window.account(entry, 1);
+    }
+    // The running sum of the full window is exact; one recomputed after dropping entries is all there is.
+    if (from === 0) window.sum = stateNumber(sum, `${what}.sum`);
+    return window;
   }
 
   clear(): void {

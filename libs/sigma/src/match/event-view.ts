@@ -3,6 +3,7 @@ import type { SigmaEnrichment } from '../types';
 import { accessorOf, type FieldValue } from './field-registry';
 
 const ABSENT = Symbol('absent');
+const UNSET = Symbol('unset');
 
 function asStrings(value: FieldValue): string[] | null {
   if (value === undefined || value === null) return null;
@@ -13,14 +14,18 @@ function asStrings(value: FieldValue): string[] | null {
 /**
  * One event as rules see it: each field is extracted at most once, however many rules read it,
  * with its string forms (as sent, and lower-cased for case-insensitive matching) cached alongside.
+ * Everything is computed lazily: the pre-filter reads raw values only, and the lower-cased forms
+ * are built just for the few rules it lets through.
  */
 export class EventView {
-  private readonly values: Array<FieldValue | typeof ABSENT> = [];
-  private readonly plain: Array<string[] | null> = [];
-  private readonly lower: Array<string[] | null> = [];
+  // Caches by field id (and derived slot), each allocated on first use: most events are only screened.
+  private values?: Array<FieldValue | typeof ABSENT>;
+  private plain?: Array<string[] | null>;
+  private lower?: Array<string[] | null>;
+  private derived?: unknown[];
   /** Strings already lower-cased for this event (several fields often carry the same string, e.g. the URL in the keyword field). */
-  private readonly loweredFrom: string[] = [];
-  private readonly loweredTo: string[] = [];
+  private loweredFrom?: string[];
+  private loweredTo?: string[];
 
   constructor(
     readonly type: TelemetryType,
@@ -29,34 +34,48 @@ export class EventView {
   ) {}
 
   value(id: number): FieldValue {
-    const cached = this.values[id];
+    const values = (this.values ??= []);
+    const cached = values[id];
     if (cached === ABSENT) return undefined;
     if (cached !== undefined) return cached;
     let value: FieldValue;
     try {
-      value = accessorOf(id)(this.event, this.enrichment);
+      value = accessorOf(id)(this.event, this.enrichment, this);
     } catch {
       value = undefined; // a malformed event field reads as absent rather than failing the whole rule set
     }
-    this.values[id] = value === undefined ? ABSENT : value;
+    values[id] = value === undefined ? ABSENT : value;
     return value;
+  }
+
+  /** A value several fields derive from (slot from `derivedSlot()`), computed once per event. */
+  derive<T>(slot: number, compute: (event: Record<string, unknown>) => T): T {
+    const derived = (this.derived ??= []);
+    let cached = derived[slot];
+    if (cached === undefined) {
+      cached = compute(this.event);
+      derived[slot] = cached === undefined ? UNSET : cached;
+    }
+    return (cached === UNSET ? undefined : cached) as T;
   }
 
   /** String forms of the field's values; null when the field is absent. */
   strings(id: number): string[] | null {
-    let cached = this.plain[id];
-    if (cached === undefined) cached = this.plain[id] = asStrings(this.value(id));
+    const plain = (this.plain ??= []);
+    let cached = plain[id];
+    if (cached === undefined) cached = plain[id] = asStrings(this.value(id));
     return cached;
   }
 
   lowerStrings(id: number): string[] | null {
-    let cached = this.lower[id];
+    const lower = (this.lower ??= []);
+    let cached = lower[id];
     if (cached === undefined) {
       const value = this.value(id);
       if (value === undefined || value === null) cached = null;
       else if (Array.isArray(value)) cached = value.map((v) => this.lowered(String(v)));
       else cached = [this.lowered(String(value))];
-      this.lower[id] = cached;
+      lower[id] = cached;
     }
     return cached;
   }
@@ -66,11 +85,12 @@ export class EventView {
    * callers may tell repeated values apart by identity.
    */
   private lowered(s: string): string {
-    const from = this.loweredFrom;
-    for (let i = 0; i < from.length; i++) if (from[i] === s) return this.loweredTo[i];
+    const from = (this.loweredFrom ??= []);
+    const to = (this.loweredTo ??= []);
+    for (let i = 0; i < from.length; i++) if (from[i] === s) return to[i];
     const lower = s.toLowerCase();
     from.push(s);
-    this.loweredTo.push(lower);
+    to.push(lower);
     return lower;
   }
 }

@@ -1,25 +1,62 @@
 import type { SigmaEnrichment } from '../types';
+import type { EventView } from './event-view';
 
 export type Scalar = string | number | boolean;
 /** A field's value on one event: absent (undefined/null), one scalar, or several (multi-valued fields). */
 export type FieldValue = Scalar | null | undefined | readonly Scalar[];
-export type FieldAccessor = (event: Record<string, unknown>, enrichment: SigmaEnrichment | undefined) => FieldValue;
+/** Reads one field; `view` gives access to values derived once per event (see `derivedSlot`). */
+export type FieldAccessor = (event: Record<string, unknown>, enrichment: SigmaEnrichment | undefined, view: EventView) => FieldValue;
+
+/** What a slice accessor found: the field is a slice of its parent's string (written to `out` as [start, end)), absent, or must be read on its own. */
+export const SLICE = 1;
+export const NO_VALUE = 0;
+export const OWN_VALUE = -1;
+export type SliceAccessor = (view: EventView, out: Int32Array) => typeof SLICE | typeof NO_VALUE | typeof OWN_VALUE;
+
+/** A field that is usually a slice of another field's string (URL path of the URL): scanning the parent covers it. */
+export interface FieldSlice {
+  parent: number;
+  slice: SliceAccessor;
+}
 
 const accessors: FieldAccessor[] = [];
+const slices: Array<FieldSlice | undefined> = [];
+const parts: Array<readonly number[] | undefined> = [];
 const idsByKey = new Map<string, number>();
+let derivedSlots = 0;
 
 /**
  * Interns an accessor under a canonical key ("http:path", "hdr:srcIP") and returns its numeric id.
  * Every rule that reads the same canonical field shares the id, so an event view extracts it once.
  */
-export function internField(key: string, accessor: FieldAccessor): number {
+export function internField(key: string, accessor: FieldAccessor, slice?: FieldSlice, madeOf?: readonly number[]): number {
   const known = idsByKey.get(key);
   if (known !== undefined) return known;
   accessors.push(accessor);
+  slices.push(slice);
+  parts.push(madeOf);
   idsByKey.set(key, accessors.length - 1);
   return accessors.length - 1;
 }
 
 export function accessorOf(id: number): FieldAccessor {
   return accessors[id];
+}
+
+/** How the field lies in another field's string, for fields that are slices of one. */
+export function sliceOf(id: number): FieldSlice | undefined {
+  return slices[id];
+}
+
+/**
+ * For a field whose values are the values of other fields (keyword search), those fields; the
+ * pre-filter reads them instead. Their values may only be a superset of the field's own.
+ */
+export function partsOf(id: number): readonly number[] | undefined {
+  return parts[id];
+}
+
+/** Reserves a per-event cache slot for a value several fields derive from (parsed URL, normalised query name). */
+export function derivedSlot(): number {
+  return derivedSlots++;
 }

@@ -13,11 +13,19 @@ const OTHER = LABEL_ALPHABET.indexOf('_');
 export const SURPRISAL_STEP_BITS = 0.125;
 const MAX_STEPS = 255;
 
-const SYMBOL_OF = new Map<string, number>([...LABEL_ALPHABET].map((ch, i) => [ch, i]));
+/** Symbol of every UTF-16 code below 128; OTHER for the rest. */
+const SYMBOL_OF_CODE = Int8Array.from({ length: 128 }, (_, code) => {
+  const i = LABEL_ALPHABET.indexOf(String.fromCharCode(code));
+  return i >= 0 ? i : OTHER;
+});
+
+export function symbolOf(code: number): number {
+  return code < 128 ? SYMBOL_OF_CODE[code] : OTHER;
+}
 
 export function symbolsOf(label: string): number[] {
   const out = new Array<number>(label.length);
-  for (let i = 0; i < label.length; i++) out[i] = SYMBOL_OF.get(label[i]) ?? OTHER;
+  for (let i = 0; i < label.length; i++) out[i] = symbolOf(label.charCodeAt(i));
   return out;
 }
 
@@ -70,11 +78,20 @@ export class CharLanguageModel {
 
   /** Surprisal in bits of every character of `label` and of its end, in order. */
   surprisals(label: string): number[] {
-    const s = [BOUNDARY, BOUNDARY, ...symbolsOf(label), BOUNDARY];
-    const out = new Array<number>(s.length - 2);
-    for (let i = 2; i < s.length; i++) {
-      out[i - 2] = this.table[(s[i - 2] * SYMBOLS + s[i - 1]) * SYMBOLS + s[i]] * SURPRISAL_STEP_BITS;
+    const out = new Float64Array(label.length + 1);
+    this.surprisalsInto(label, out);
+    return Array.from(out);
+  }
+
+  /** As {@link surprisals}, written into `out` (length >= label.length + 1) without allocating. */
+  surprisalsInto(label: string, out: Float64Array): void {
+    let a = BOUNDARY;
+    let b = BOUNDARY;
+    for (let i = 0; i <= label.length; i++) {
+      const c = i < label.length ? symbolOf(label.charCodeAt(i)) : BOUNDARY;
+      out[i] = this.table[(a * SYMBOLS + b) * SYMBOLS + c] * SURPRISAL_STEP_BITS;
+      a = b;
+      b = c;
     }
-    return out;
   }
 }

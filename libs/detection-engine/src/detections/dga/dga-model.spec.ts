@@ -80,7 +80,10 @@ describe('DGA model', () => {
     const file = JSON.parse(readFileSync(DEFAULT_DGA_MODEL_PATH, 'utf8')) as DgaModelFile;
     expect(() => new DgaModel({ ...file, format: 'other' } as unknown as DgaModelFile)).toThrow(/unknown format/);
     expect(() => new DgaModel({ ...file, denseWeights: [1, 2] })).toThrow(/denseWeights/);
-    expect(() => new DgaModel({ ...file, ngramBuckets: 7 })).toThrow(/ngramWeights/);
+    expect(() => new DgaModel({ ...file, tokens: { ...file.tokens, buckets: 7 } })).toThrow(/power of two/);
+    expect(() => new DgaModel({ ...file, tokens: { ...file.tokens, buckets: file.tokens.buckets * 2 } })).toThrow(/tokenWeights size/);
+    expect(() => new DgaModel({ ...file, embeddingDim: file.embeddingDim + 1 })).toThrow(/embeddings size/);
+    expect(() => new DgaModel({ ...file, hiddenIn: file.hiddenIn.slice(1) })).toThrow(/hiddenIn/);
     expect(() => new DgaModel({ ...file, threshold: 2 })).toThrow(/threshold/);
     expect(() => DgaModel.load('/nonexistent/model.json')).toThrow(/cannot read/);
   });

@@ -1,27 +1,36 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CharLanguageModel } from './char-language-model';
-import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, EXPANDED_DENSE_COUNT, expandDense, ngramFeatures } from './label-features';
+import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, labelTokens, type TokenScheme } from './label-features';
 
 /** The committed model file (written by tools/dga/train.ts). Large arrays are base64 to keep it compact. */
 export interface DgaModelFile {
-  format: 'vigil-dga-lr/1';
+  format: 'vigil-dga-nn/2';
   /** Benign character trigram model: Uint8 surprisal steps, base64. */
   languageModel: string;
   /** Character trigram model of the DGA training labels, same encoding. */
   dgaLanguageModel: string;
-  ngramOrders: number[];
-  ngramBuckets: number;
+  /** How a label is cut into hashed tokens (n-grams, positional characters, length). */
+  tokens: TokenScheme;
   denseFeatureNames: string[];
   /** Standardisation of the dense features: x' = (x - mean) / scale. */
   denseMean: number[];
   denseScale: number[];
-  /** Weights of the standardised dense features followed by their pairwise products (see expandDense). */
+  /** Linear weights of the standardised dense features. */
   denseWeights: number[];
-  /** Int16 weights of the hashed n-gram buckets, base64; weight = int * ngramWeightScale. */
-  ngramWeights: string;
-  ngramWeightScale: number;
-  /** Hidden tanh layer over the standardised dense features: one row of weights per unit. */
+  /** Linear weights of their pairwise products d[i] * d[j] / 4, i <= j, in row order. */
+  pairWeights: number[];
+  /** Int16 linear weight per token bucket, base64; weight = int * tokenWeightScale. */
+  tokenWeights: string;
+  tokenWeightScale: number;
+  /** Int8 embedding of each token bucket (`embeddingDim` values per bucket), base64; value = int * embeddingScale. */
+  embeddings: string;
+  embeddingDim: number;
+  embeddingScale: number;
+  /**
+   * Hidden ReLU layer over [standardised dense features, mean token embedding]: one row of
+   * `denseFeatureNames.length + embeddingDim` weights per unit.
+   */
   hiddenIn: number[][];
   hiddenBias: number[];
   hiddenOut: number[];
@@ -36,19 +45,36 @@ export interface DgaModelFile {
    */
   burstThreshold: number;
   burstThresholdFpr: number;
-  /** How the model was trained (data, splits, counts); informational. */
+  /** How the model was trained (data, splits, counts, validation figures); informational. */
   training: Record<string, unknown>;
 }
 
+export const DGA_MODEL_FORMAT = 'vigil-dga-nn/2';
+const PAIR_COUNT = (DENSE_FEATURE_COUNT * (DENSE_FEATURE_COUNT + 1)) / 2;
 export const DEFAULT_DGA_MODEL_PATH = join(__dirname, '..', '..', '..', 'data', 'dga', 'model.json');
 
-/** Logistic regression over dense label features and hashed character n-grams. */
+/**
+ * A small neural model of a registrable label: structural and language-model features plus hashed character
+ * tokens, each token with a linear weight and an embedding; a ReLU layer over the features and the mean
+ * embedding, and a logistic output over everything.
+ */
 export class DgaModel {
   readonly threshold: number;
   readonly burstThreshold: number;
   private readonly lm: CharLanguageModel;
   private readonly dgaLm: CharLanguageModel;
-  private readonly ngramWeights: Float64Array;
+  private readonly tokenWeights: Int16Array;
+  private readonly embeddings: Int8Array;
+  private readonly hiddenIn: Float64Array;
+  private readonly hiddenBias: Float64Array;
+  private readonly hiddenOut: Float64Array;
+  private readonly denseMean: Float64Array;
+  private readonly denseScale: Float64Array;
+  private readonly denseWeights: Float64Array;
+  private readonly pairWeights: Float64Array;
+  private readonly inputSize: number;
+  private readonly dense = new Float64Array(DENSE_FEATURE_COUNT);
+  private readonly input: Float64Array;
 
   constructor(readonly file: DgaModelFile) {
     validate(file);
@@ -56,9 +82,19 @@ export class DgaModel {
     this.burstThreshold = file.burstThreshold;
     this.lm = new CharLanguageModel(new Uint8Array(Buffer.from(file.languageModel, 'base64')));
     this.dgaLm = new CharLanguageModel(new Uint8Array(Buffer.from(file.dgaLanguageModel, 'base64')));
-    const raw = Buffer.from(file.ngramWeights, 'base64');
-    const ints = new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength / 2);
-    this.ngramWeights = Float64Array.from(ints, (w) => w * file.ngramWeightScale);
+    const weights = Buffer.from(file.tokenWeights, 'base64');
+    this.tokenWeights = new Int16Array(weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength));
+    const embeddings = Buffer.from(file.embeddings, 'base64');
+    this.embeddings = new Int8Array(embeddings.buffer.slice(embeddings.byteOffset, embeddings.byteOffset + embeddings.byteLength));
+    this.inputSize = DENSE_FEATURE_COUNT + file.embeddingDim;
+    this.hiddenIn = Float64Array.from(file.hiddenIn.flat());
+    this.hiddenBias = Float64Array.from(file.hiddenBias);
+    this.hiddenOut = Float64Array.from(file.hiddenOut);
+    this.denseMean = Float64Array.from(file.denseMean);
+    this.denseScale = Float64Array.from(file.denseScale);
+    this.denseWeights = Float64Array.from(file.denseWeights);
+    this.pairWeights = Float64Array.from(file.pairWeights);
+    this.input = new Float64Array(this.inputSize);
   }
 
   static load(path: string = DEFAULT_DGA_MODEL_PATH): DgaModel {
@@ -74,22 +110,60 @@ export class DgaModel {
   /** Probability (0-1) that a registrable label was generated by a DGA. */
   scoreLabel(label: string): number {
     if (label.length === 0) return 0;
+    // Locals, not `this.` lookups, inside the loops: this runs for every unranked name the engine sees.
     const f = this.file;
+    const x = this.input;
+    const mean = this.denseMean;
+    const scale = this.denseScale;
+    const denseWeights = this.denseWeights;
+    const pairWeights = this.pairWeights;
+    const tokenWeights = this.tokenWeights;
+    const embeddings = this.embeddings;
+    const hiddenIn = this.hiddenIn;
+    const hiddenBias = this.hiddenBias;
+    const hiddenOut = this.hiddenOut;
+    const d = DENSE_FEATURE_COUNT;
+    const n = this.inputSize;
+    const dim = n - d;
+
+    const dense = denseFeatures(label, this.lm, this.dgaLm, this.dense);
     let z = f.bias;
-    const dense = denseFeatures(label, this.lm, this.dgaLm);
-    for (let i = 0; i < DENSE_FEATURE_COUNT; i++) dense[i] = (dense[i] - f.denseMean[i]) / f.denseScale[i];
-    const expanded = expandDense(dense);
-    for (let i = 0; i < EXPANDED_DENSE_COUNT; i++) z += f.denseWeights[i] * expanded[i];
-    for (let h = 0; h < f.hiddenOut.length; h++) {
-      let a = f.hiddenBias[h];
-      const row = f.hiddenIn[h];
-      for (let i = 0; i < DENSE_FEATURE_COUNT; i++) a += row[i] * dense[i];
-      z += f.hiddenOut[h] * Math.tanh(a);
+    for (let i = 0; i < d; i++) {
+      const v = (dense[i] - mean[i]) / scale[i];
+      x[i] = v;
+      z += denseWeights[i] * v;
     }
-    const { index, value } = ngramFeatures(label, f.ngramBuckets, f.ngramOrders);
-    for (let k = 0; k < index.length; k++) z += this.ngramWeights[index[k]] * value[k];
+    let pair = 0;
+    let pairs = 0;
+    for (let i = 0; i < d; i++) {
+      const xi = x[i];
+      for (let j = i; j < d; j++) pairs += pairWeights[pair++] * xi * x[j];
+    }
+    z += pairs / 4;
+
+    const { buckets, count } = labelTokens(label, f.tokens);
+    for (let k = d; k < n; k++) x[k] = 0;
+    let linear = 0;
+    for (let t = 0; t < count; t++) {
+      const b = buckets[t];
+      linear += tokenWeights[b];
+      const base = b * dim - d;
+      for (let k = d; k < n; k++) x[k] += embeddings[base + k];
+    }
+    const norm = 1 / Math.sqrt(count);
+    z += linear * f.tokenWeightScale * norm;
+    const embeddingNorm = f.embeddingScale * norm;
+    for (let k = d; k < n; k++) x[k] *= embeddingNorm;
+
+    for (let h = 0; h < hiddenOut.length; h++) {
+      let a = hiddenBias[h];
+      const row = h * n;
+      for (let i = 0; i < n; i++) a += hiddenIn[row + i] * x[i];
+      if (a > 0) z += hiddenOut[h] * a;
+    }
     return 1 / (1 + Math.exp(-z));
   }
+
 }
 
 function validate(file: DgaModelFile): void {
@@ -97,23 +171,29 @@ function validate(file: DgaModelFile): void {
     throw new Error(`DGA model: ${why}`);
   };
   if (file === null || typeof file !== 'object') fail('not an object');
-  if (file.format !== 'vigil-dga-lr/1') fail(`unknown format ${String(file.format)}`);
+  if (file.format !== DGA_MODEL_FORMAT) fail(`unknown format ${String(file.format)} (expected ${DGA_MODEL_FORMAT}; retrain with tools/dga/train.ts)`);
   if (JSON.stringify(file.denseFeatureNames) !== JSON.stringify(DENSE_FEATURE_NAMES)) {
     fail('dense features differ from this code version; retrain with tools/dga/train.ts');
   }
-  for (const key of ['denseMean', 'denseScale'] as const) {
+  for (const key of ['denseMean', 'denseScale', 'denseWeights'] as const) {
     if (!Array.isArray(file[key]) || file[key].length !== DENSE_FEATURE_COUNT) fail(`${key} must hold ${DENSE_FEATURE_COUNT} numbers`);
   }
-  if (!Array.isArray(file.denseWeights) || file.denseWeights.length !== EXPANDED_DENSE_COUNT) {
-    fail(`denseWeights must hold ${EXPANDED_DENSE_COUNT} numbers`);
+  if (!Array.isArray(file.pairWeights) || file.pairWeights.length !== PAIR_COUNT) fail(`pairWeights must hold ${PAIR_COUNT} numbers`);
+  const t = file.tokens;
+  if (t === null || typeof t !== 'object' || !Number.isInteger(t.buckets) || t.buckets < 2 || (t.buckets & (t.buckets - 1)) !== 0) {
+    fail('tokens.buckets must be a power of two');
   }
+  if (!Number.isInteger(t.maxOrder) || t.maxOrder < 1 || t.maxOrder > 8) fail('tokens.maxOrder must be an integer 1-8');
+  if (!Number.isInteger(t.positionTokens) || t.positionTokens < 0) fail('tokens.positionTokens must be a non-negative integer');
+  if (!Number.isInteger(file.embeddingDim) || file.embeddingDim < 1) fail('embeddingDim must be a positive integer');
+  if (Buffer.from(file.tokenWeights, 'base64').byteLength !== t.buckets * 2) fail('tokenWeights size does not match tokens.buckets');
+  if (Buffer.from(file.embeddings, 'base64').byteLength !== t.buckets * file.embeddingDim) fail('embeddings size does not match tokens.buckets x embeddingDim');
   const units = file.hiddenOut?.length;
   if (!Array.isArray(file.hiddenOut) || !Array.isArray(file.hiddenBias) || file.hiddenBias.length !== units) fail('hidden layer sizes differ');
-  if (!Array.isArray(file.hiddenIn) || file.hiddenIn.length !== units || file.hiddenIn.some((r) => !Array.isArray(r) || r.length !== DENSE_FEATURE_COUNT)) {
-    fail(`hiddenIn must hold ${units} rows of ${DENSE_FEATURE_COUNT} numbers`);
+  const inputs = DENSE_FEATURE_COUNT + file.embeddingDim;
+  if (!Array.isArray(file.hiddenIn) || file.hiddenIn.length !== units || file.hiddenIn.some((r) => !Array.isArray(r) || r.length !== inputs)) {
+    fail(`hiddenIn must hold ${units} rows of ${inputs} numbers`);
   }
-  if (!Number.isInteger(file.ngramBuckets) || file.ngramBuckets < 1) fail('ngramBuckets must be a positive integer');
-  if (Buffer.from(file.ngramWeights, 'base64').byteLength !== file.ngramBuckets * 2) fail('ngramWeights size does not match ngramBuckets');
   if (!(file.threshold > 0 && file.threshold < 1)) fail('threshold must lie in (0, 1)');
   if (!(file.burstThreshold > 0 && file.burstThreshold <= file.threshold)) fail('burstThreshold must lie in (0, threshold]');
 }

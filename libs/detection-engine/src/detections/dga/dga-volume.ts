@@ -1,5 +1,8 @@
 import type { Wisdom } from '@vigil/contracts';
 import { LruMap } from '../../state/lru-map';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
+import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readArray, readCount, readNumber, readObject, readString, readTuples, readOffset, writeNumber, writeOffset } from '../../state/snapshot';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
 import type {
   DetectionDefinition,
@@ -152,6 +155,47 @@ export class DgaVolumeDetector implements Detector {
   /** Workspace-wide first sightings held, against their bound. */
   rememberedDomains(): { size: number; max: number } {
     return { size: this.firstSeen.size, max: this.firstSeen.maxSize };
+  }
+
+  /**
+   * `h`: per host `[latestMs, [domain, age, score, unreported, event, ...]]` (ages relative to latestMs);
+   * `f`: first sightings. The label score cache is left out: it is recomputed on demand.
+   */
+  snapshot(events: SnapshotEventWriter): unknown {
+    return {
+      h: writeLru(this.hosts, (w) => [
+        writeNumber(w.latestMs),
+        [...w.domains].flatMap(([domain, c]) => [domain, writeOffset(w.latestMs, c.lastSeenMs), writeNumber(c.score), c.unreported, events.observed(c.latest)]),
+      ]),
+      f: writeLru(this.firstSeen, writeNumber),
+    };
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    const parts = state === undefined ? {} : readObject(state, DGA_VOLUME.id);
+    const hosts = new LruMap<string, HostWindow>(this.hosts.maxSize);
+    readLru(
+      hosts,
+      parts.h,
+      (value, at) => {
+        const [latest, flat] = readArray(value, at);
+        const latestMs = readNumber(latest, `${at}.latestMs`);
+        const tuples = readTuples(flat, 5, `${at}.domains`);
+        const domains = new Map<string, Candidate>();
+        for (let i = Math.max(0, tuples.length - 5 * this.options.maxDomainsPerHost); i < tuples.length; i += 5) {
+          domains.set(readString(tuples[i], `${at}.domain`), {
+            lastSeenMs: readOffset(latestMs, tuples[i + 1], `${at}.age`),
+            score: readNumber(tuples[i + 2], `${at}.score`),
+            unreported: readCount(tuples[i + 3], `${at}.unreported`),
+            latest: events.observed(tuples[i + 4], `${at}.event`),
+          });
+        }
+        return { latestMs, domains };
+      },
+      `${DGA_VOLUME.id}.h`,
+    );
+    readLru(this.firstSeen, parts.f, (value, at) => readNumber(value, at), `${DGA_VOLUME.id}.f`);
+    readLru(this.hosts, [...hosts.items()].flat(), (value) => value as HostWindow, `${DGA_VOLUME.id}.h`);
   }
 
   private record(window: HostWindow, domain: string, score: number, observed: ObservedEvent): void {

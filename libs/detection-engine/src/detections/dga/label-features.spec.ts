@@ -1,5 +1,5 @@
 import { CharLanguageModel, LABEL_ALPHABET } from './char-language-model';
-import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, EXPANDED_DENSE_COUNT, expandDense, ngramFeatures } from './label-features';
+import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, labelTokens, maxTokens } from './label-features';
 
 const popular = ['google', 'facebook', 'amazon', 'wikipedia', 'microsoft', 'apple', 'netflix', 'youtube', 'twitter', 'linkedin'];
 const lm = CharLanguageModel.train(popular);
@@ -38,20 +38,34 @@ describe('label features', () => {
     expect(denseFeatures('', lm, dgaLm).every((x) => x === 0)).toBe(true);
   });
 
-  it('expands to products of pairs', () => {
-    const x = Float64Array.from({ length: DENSE_FEATURE_COUNT }, (_, i) => (i === 0 ? 2 : i === 1 ? 3 : 0));
-    const e = expandDense(x);
-    expect(e).toHaveLength(EXPANDED_DENSE_COUNT);
-    expect(e[DENSE_FEATURE_COUNT]).toBe(1); // 2 * 2 / 4
-    expect(e[DENSE_FEATURE_COUNT + 1]).toBe(1.5); // 2 * 3 / 4
+  it('writes into a given buffer and gives the same numbers as a fresh call', () => {
+    const out = new Float64Array(DENSE_FEATURE_COUNT);
+    denseFeatures('xkqzvbnm', lm, dgaLm, out);
+    expect(denseFeatures('google', lm, dgaLm, out)).toBe(out);
+    expect(Array.from(out)).toEqual(Array.from(denseFeatures('google', lm, dgaLm)));
+  });
+});
+
+describe('label tokens', () => {
+  it('hashes every n-gram of ^label$, positional characters and the length into the bucket range', () => {
+    const unigrams = { maxOrder: 1, positionTokens: 0, buckets: 64 };
+    const { buckets, count } = labelTokens('aaaa', unigrams);
+    // ^ a a a a $ -> 6 unigrams, then the length token
+    expect(count).toBe(7);
+    const tokens = Array.from(buckets.subarray(0, count));
+    expect(tokens.every((b) => b >= 0 && b < 64)).toBe(true);
+    expect(new Set(tokens.slice(1, 5)).size).toBe(1);
+
+    const scheme = { maxOrder: 5, positionTokens: 6, buckets: 1 << 16 };
+    const label = 'kdpejqcwzb';
+    // n-grams of orders 1-5 over 12 padded characters: 12 + 11 + 10 + 9 + 8; 2 x 6 positional; 1 length
+    expect(labelTokens(label, scheme).count).toBe(50 + 12 + 1);
+    expect(maxTokens(label.length, scheme)).toBeGreaterThanOrEqual(63);
+    expect(labelTokens('', scheme).count).toBe(1 + 2 + 1); // ^, ^$, $ and the length
   });
 
-  it('hashes n-grams into the bucket range, summing repeats, normalised by count', () => {
-    const { index, value } = ngramFeatures('aaaa', 64, [1]);
-    // ^ a a a a $ -> 3 distinct unigrams, 6 in all
-    expect(index).toHaveLength(3);
-    expect([...index].every((b) => b >= 0 && b < 64)).toBe(true);
-    expect(Math.max(...value)).toBeCloseTo(4 / Math.sqrt(6));
-    expect(ngramFeatures('', 64, [2]).index).toHaveLength(1);
+  it('grows its scratch buffer for very long labels', () => {
+    const long = 'a'.repeat(300);
+    expect(labelTokens(long, { maxOrder: 3, positionTokens: 2, buckets: 8 }).count).toBe(302 + 301 + 300 + 4 + 1);
   });
 });

@@ -1,4 +1,4 @@
-import type { CharLanguageModel } from './char-language-model';
+import { symbolOf, type CharLanguageModel } from './char-language-model';
 
 /**
  * Features of one registrable label (`example` of `www.example.co.uk`), shared by the training script and
@@ -54,24 +54,44 @@ const LENGTH_BUCKETS: readonly [number, number][] = [
   [18, 24],
   [25, Infinity],
 ];
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
 /** A transition this surprising (bits) is rare in popular labels. */
 const RARE_SURPRISAL_BITS = 9;
 
-function isDigit(ch: string): boolean {
-  return ch >= '0' && ch <= '9';
+const enum CharClass {
+  Other = 0,
+  Digit = 1,
+  Vowel = 2,
+  Consonant = 3,
 }
-function isLetter(ch: string): boolean {
-  return ch >= 'a' && ch <= 'z';
+
+function classOf(code: number): CharClass {
+  if (code >= 48 && code <= 57) return CharClass.Digit;
+  if (code < 97 || code > 122) return CharClass.Other;
+  return code === 97 || code === 101 || code === 105 || code === 111 || code === 117 ? CharClass.Vowel : CharClass.Consonant;
 }
+
+function isHexCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
+}
+
+/** Scratch buffers reused by every call (scoring is synchronous), grown for unusually long labels. */
+let benignSurprisal = new Float64Array(80);
+let dgaSurprisal = new Float64Array(80);
+const symbolCounts = new Int32Array(64);
 
 /**
  * `lm` is the character model of popular labels, `dgaLm` the one of generated labels; their per-character
- * log-likelihood ratio is the strongest single feature.
+ * log-likelihood ratio is the strongest single feature. Writes into `out` when given.
  */
-export function denseFeatures(label: string, lm: CharLanguageModel, dgaLm: CharLanguageModel): Float64Array {
+export function denseFeatures(
+  label: string,
+  lm: CharLanguageModel,
+  dgaLm: CharLanguageModel,
+  out: Float64Array = new Float64Array(DENSE_FEATURE_COUNT),
+): Float64Array {
   const n = label.length;
-  const f = new Float64Array(DENSE_FEATURE_COUNT);
+  const f = out;
+  f.fill(0);
   if (n === 0) return f;
   let digits = 0;
   let letters = 0;
@@ -83,44 +103,71 @@ export function denseFeatures(label: string, lm: CharLanguageModel, dgaLm: CharL
   let digitRun = 0;
   let maxDigitRun = 0;
   let switches = 0;
-  const counts = new Map<string, number>();
+  let allHex = true;
+  let hyphen = 0;
+  let underscore = 0;
+  let previous = CharClass.Other;
+  symbolCounts.fill(0);
   for (let i = 0; i < n; i++) {
-    const ch = label[i];
-    counts.set(ch, (counts.get(ch) ?? 0) + 1);
-    const digit = isDigit(ch);
-    const letter = isLetter(ch);
-    const vowel = VOWELS.has(ch);
+    const code = label.charCodeAt(i);
+    symbolCounts[symbolOf(code)]++;
+    const cls = classOf(code);
+    if (!isHexCode(code)) allHex = false;
+    if (code === 45) hyphen = 1;
+    if (code === 95) underscore = 1;
+    const digit = cls === CharClass.Digit;
+    const letter = cls === CharClass.Vowel || cls === CharClass.Consonant;
     if (digit) digits++;
     if (letter) letters++;
-    if (vowel) vowels++;
-    consonantRun = letter && !vowel ? consonantRun + 1 : 0;
-    vowelRun = vowel ? vowelRun + 1 : 0;
+    if (cls === CharClass.Vowel) vowels++;
+    consonantRun = cls === CharClass.Consonant ? consonantRun + 1 : 0;
+    vowelRun = cls === CharClass.Vowel ? vowelRun + 1 : 0;
     digitRun = digit ? digitRun + 1 : 0;
-    maxConsonantRun = Math.max(maxConsonantRun, consonantRun);
-    maxVowelRun = Math.max(maxVowelRun, vowelRun);
-    maxDigitRun = Math.max(maxDigitRun, digitRun);
-    if (i > 0 && ((digit && isLetter(label[i - 1])) || (letter && isDigit(label[i - 1])))) switches++;
+    if (consonantRun > maxConsonantRun) maxConsonantRun = consonantRun;
+    if (vowelRun > maxVowelRun) maxVowelRun = vowelRun;
+    if (digitRun > maxDigitRun) maxDigitRun = digitRun;
+    const previousLetter = previous === CharClass.Vowel || previous === CharClass.Consonant;
+    if (i > 0 && ((digit && previousLetter) || (letter && previous === CharClass.Digit))) switches++;
+    previous = cls;
   }
   let entropy = 0;
-  for (const c of counts.values()) entropy -= (c / n) * Math.log2(c / n);
+  let distinct = 0;
+  for (let k = 0; k < symbolCounts.length; k++) {
+    const c = symbolCounts[k];
+    if (c === 0) continue;
+    distinct++;
+    entropy -= (c / n) * Math.log2(c / n);
+  }
 
-  const surprisals = lm.surprisals(label);
+  if (benignSurprisal.length < n + 1) {
+    benignSurprisal = new Float64Array(n + 1);
+    dgaSurprisal = new Float64Array(n + 1);
+  }
+  lm.surprisalsInto(label, benignSurprisal);
+  dgaLm.surprisalsInto(label, dgaSurprisal);
+  const steps = n + 1;
   let sum = 0;
   let max = 0;
   let rare = 0;
-  for (const s of surprisals) {
+  let dgaSum = 0;
+  let llrMin = Infinity;
+  for (let k = 0; k < steps; k++) {
+    const s = benignSurprisal[k];
     sum += s;
-    max = Math.max(max, s);
+    if (s > max) max = s;
     if (s >= RARE_SURPRISAL_BITS) rare++;
+    dgaSum += dgaSurprisal[k];
+    const llr = s - dgaSurprisal[k];
+    if (llr < llrMin) llrMin = llr;
   }
-  const lmMean = sum / surprisals.length / 10;
+  const lmMean = sum / steps / 10;
 
   let i = 0;
   f[i++] = Math.min(n, 40) / 40;
-  for (const [lo, hi] of LENGTH_BUCKETS) f[i++] = n >= lo && n <= hi ? 1 : 0;
+  for (let b = 0; b < LENGTH_BUCKETS.length; b++) f[i++] = n >= LENGTH_BUCKETS[b][0] && n <= LENGTH_BUCKETS[b][1] ? 1 : 0;
   f[i++] = digits / n;
-  f[i++] = label.includes('-') ? 1 : 0;
-  f[i++] = label.includes('_') ? 1 : 0;
+  f[i++] = hyphen;
+  f[i++] = underscore;
   f[i++] = letters > 0 ? vowels / letters : 0;
   f[i++] = Math.min(maxConsonantRun, 10) / 10;
   f[i++] = maxConsonantRun / n;
@@ -128,75 +175,81 @@ export function denseFeatures(label: string, lm: CharLanguageModel, dgaLm: CharL
   f[i++] = maxDigitRun / n;
   f[i++] = entropy / 4;
   f[i++] = n > 1 ? entropy / Math.log2(n) : 0;
-  f[i++] = counts.size / n;
+  f[i++] = distinct / n;
   f[i++] = n > 1 ? switches / (n - 1) : 0;
   f[i++] = lmMean;
   f[i++] = max / 20;
-  f[i++] = rare / surprisals.length;
+  f[i++] = rare / steps;
   f[i++] = n <= 8 ? lmMean : 0;
   f[i++] = n >= 13 ? lmMean : 0;
   f[i++] = sum / 50;
   // Bits by which a uniform draw from the label's own alphabet explains the label better than popular names do.
-  const alphabet = digits === n ? 10 : /^[0-9a-f]+$/.test(label) ? 16 : digits > 0 ? 36 : 26;
+  const alphabet = digits === n ? 10 : allHex ? 16 : digits > 0 ? 36 : 26;
   f[i++] = (sum - n * Math.log2(alphabet)) / 20;
   f[i++] = n >= 8 && alphabet === 16 ? 1 : 0;
   f[i++] = digits > 0 && letters > 0 ? Math.min(digits, letters) / n : 0;
-  const dgaSurprisals = dgaLm.surprisals(label);
-  let dgaSum = 0;
-  let llrMin = Infinity;
-  for (let k = 0; k < dgaSurprisals.length; k++) {
-    dgaSum += dgaSurprisals[k];
-    llrMin = Math.min(llrMin, surprisals[k] - dgaSurprisals[k]);
-  }
-  f[i++] = dgaSum / dgaSurprisals.length / 10;
-  f[i++] = (sum - dgaSum) / dgaSurprisals.length / 5;
+  f[i++] = dgaSum / steps / 10;
+  f[i++] = (sum - dgaSum) / steps / 5;
   f[i++] = (sum - dgaSum) / 40;
   f[i++] = llrMin / 10;
   return f;
 }
 
-/**
- * Hashed character n-grams of `^label$` (of the given orders; the model uses 1-4), each bucket weighted 1/sqrt(number of n-grams) so that
- * long labels do not dominate. Returns parallel arrays of bucket indexes and values (bucket repeats summed).
- */
-export function ngramFeatures(label: string, buckets: number, orders: readonly number[]): { index: Int32Array; value: Float64Array } {
-  const padded = `^${label}$`;
-  const counts = new Map<number, number>();
-  let total = 0;
-  for (const order of orders) {
-    const orderCode = 48 + order; // the n-gram is hashed as the text `${order}${ngram}` (32-bit FNV-1a)
-    for (let i = 0; i + order <= padded.length; i++) {
-      let h = Math.imul(0x811c9dc5 ^ orderCode, 0x01000193);
-      for (let k = i; k < i + order; k++) h = Math.imul(h ^ padded.charCodeAt(k), 0x01000193);
-      const bucket = (h >>> 0) % buckets;
-      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-      total++;
-    }
-  }
-  const index = new Int32Array(counts.size);
-  const value = new Float64Array(counts.size);
-  const norm = total > 0 ? 1 / Math.sqrt(total) : 0;
-  let k = 0;
-  for (const [bucket, count] of counts) {
-    index[k] = bucket;
-    value[k] = count * norm;
-    k++;
-  }
-  return { index, value };
+/** How a label is cut into hashed tokens (stored in the model file). */
+export interface TokenScheme {
+  /** Character n-grams of `^label$` of every order 1..maxOrder. */
+  maxOrder: number;
+  /** Characters at positions 0..k-1 from the start and from the end also count as positional tokens. */
+  positionTokens: number;
+  /** Number of hash buckets; a power of two. */
+  buckets: number;
 }
 
-/** Length of {@link expandDense}'s output: the features, then every product of two (squares included). */
-export const EXPANDED_DENSE_COUNT = DENSE_FEATURE_COUNT + (DENSE_FEATURE_COUNT * (DENSE_FEATURE_COUNT + 1)) / 2;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const CARET = 94;
+const DOLLAR = 36;
+const FROM_START_SEED = Math.imul(FNV_OFFSET ^ 0x70, FNV_PRIME);
+const FROM_END_SEED = Math.imul(FNV_OFFSET ^ 0x71, FNV_PRIME);
+const LENGTH_SEED = Math.imul(FNV_OFFSET ^ 0x6c, FNV_PRIME);
+
+let tokenScratch = new Int32Array(512);
+
+/** Largest number of tokens {@link labelTokens} can produce for a label of length n. */
+export function maxTokens(n: number, scheme: TokenScheme): number {
+  return scheme.maxOrder * (n + 2) + 2 * scheme.positionTokens + 1;
+}
 
 /**
- * Standardised dense features plus their pairwise products, so that a linear model can weigh evidence that
- * depends on other evidence (the same surprisal means more in a long label than in a short one).
+ * Hashed tokens of a label: every n-gram of `^label$` of orders 1..maxOrder (32-bit FNV-1a of the n-gram),
+ * the first and last `positionTokens` characters with their position, and the exact length. Bucket indexes go
+ * into a shared scratch buffer (valid until the next call); returns it and the count. Repeated tokens repeat.
  */
-export function expandDense(standardised: Float64Array): Float64Array {
-  const n = standardised.length;
-  const out = new Float64Array(EXPANDED_DENSE_COUNT);
-  out.set(standardised);
-  let k = n;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (standardised[i] * standardised[j]) / 4;
-  return out;
+export function labelTokens(label: string, scheme: TokenScheme): { buckets: Int32Array; count: number } {
+  const n = label.length;
+  const needed = maxTokens(n, scheme);
+  if (tokenScratch.length < needed) tokenScratch = new Int32Array(needed * 2);
+  const buf = tokenScratch;
+  const mask = scheme.buckets - 1;
+  const padded = n + 2;
+  let count = 0;
+  for (let i = 0; i < padded; i++) {
+    let h = FNV_OFFSET;
+    const end = Math.min(padded, i + scheme.maxOrder);
+    for (let k = i; k < end; k++) {
+      const code = k === 0 ? CARET : k === padded - 1 ? DOLLAR : label.charCodeAt(k - 1);
+      h = Math.imul(h ^ code, FNV_PRIME);
+      buf[count++] = (h ^ (h >>> 15)) & mask;
+    }
+  }
+  const positions = Math.min(scheme.positionTokens, n);
+  for (let p = 0; p < positions; p++) {
+    const fromStart = Math.imul(Math.imul(FROM_START_SEED ^ p, FNV_PRIME) ^ label.charCodeAt(p), FNV_PRIME);
+    buf[count++] = (fromStart ^ (fromStart >>> 15)) & mask;
+    const fromEnd = Math.imul(Math.imul(FROM_END_SEED ^ p, FNV_PRIME) ^ label.charCodeAt(n - 1 - p), FNV_PRIME);
+    buf[count++] = (fromEnd ^ (fromEnd >>> 15)) & mask;
+  }
+  const length = Math.imul(LENGTH_SEED ^ Math.min(n, 64), FNV_PRIME);
+  buf[count++] = (length ^ (length >>> 15)) & mask;
+  return { buckets: buf, count };
 }

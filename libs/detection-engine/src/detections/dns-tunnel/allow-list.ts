@@ -3,7 +3,8 @@
  * delegate a subzone (so they cannot host a tunnel): CDN and cloud edge names, anti-virus reputation
  * look-ups (file/URL hashes encoded in the query) and DNS block lists. Matched against the full query name.
  * Each entry was either seen with 10+ random-looking names in the popular-host lists of the test data
- * (amazonaws.com, on.aws, azure.com, azure.net) or is a documented lookup service.
+ * (amazonaws.com, on.aws, azure.com, azure.net; sentry.io's numbered `o<org id>.ingest` hosts) or is a
+ * documented lookup service.
  */
 export const DNS_TUNNEL_ALLOW_LIST: readonly string[] = [
   // CDN / cloud edge and load balancers
@@ -34,6 +35,8 @@ export const DNS_TUNNEL_ALLOW_LIST: readonly string[] = [
   'fastly.net',
   'fastlylb.net',
   'aliyuncs.com',
+  // SaaS whose host names carry numeric ids (one counter-shaped label per customer organisation)
+  'sentry.io',
   // anti-virus / reputation look-ups over DNS
   'avts.mcafee.com',
   'avqs.mcafee.com',

@@ -74,6 +74,14 @@ describe('DnsTunnelDetector', () => {
     expect(run(detector, encodedNames('evil.mcafee.com', 20).map((name, i) => observe(name, T0 + i * 100))).filter(Boolean).length).toBe(11);
   });
 
+  it('counts the polls of an idle tunnel (counter labels), but not numbered hosts of an allow-listed SaaS', () => {
+    const detector = new DnsTunnelDetector();
+    const polls = Array.from({ length: 12 }, (_, i) => observe(`r${20000 + i}.t.idle-tunnel.net`, T0 + i * 500));
+    expect(run(detector, polls).filter(Boolean).length).toBe(3);
+    const sentry = Array.from({ length: 30 }, (_, i) => observe(`o${104000 + i * 7}.ingest.us.sentry.io`, T0 + i * 500));
+    expect(run(detector, sentry).filter(Boolean)).toEqual([]);
+  });
+
   it.each(['hidemyself.org', 'example.org', 'tuns.org'])('fires on a burst of real tunnel queries to %s', (zone) => {
     const detector = new DnsTunnelDetector();
     const queries = tunnelQueries('train.csv').filter((q) => splitHostname(q.replace(/\.$/, ''))?.registeredDomain === zone);

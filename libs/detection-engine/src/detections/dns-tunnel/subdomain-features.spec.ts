@@ -1,6 +1,13 @@
-import { seededRandom, tunnelQueries } from '../../testing/fixtures';
+import { readFileSync } from 'node:fs';
+import { DATA_DIR, seededRandom, tunnelQueries } from '../../testing/fixtures';
 import { splitHostname } from '../../domain';
-import { assessSubdomain, expectedRandomEntropy, shannonEntropy, subdomainFeatures } from './subdomain-features';
+import {
+  assessSubdomain,
+  DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+  expectedRandomEntropy,
+  shannonEntropy,
+  subdomainFeatures,
+} from './subdomain-features';
 
 function randomString(alphabet: string, length: number, random: () => number): string {
   let out = '';
@@ -74,8 +81,10 @@ describe('assessSubdomain', () => {
     'prod-dynamite-prod-05-us-signaler-pa.clients6',
     'settings-prod-eus2-2-tagged.eastus2.cloudapp',
     'emailsignatures365-outlookaddin',
-    'r17560.tunnel',
     'c.1.60878.tunnel',
+    'ab12345.tunnel',
+    'r123.tunnel',
+    'web2024-prod',
     '0.0.0.0.0.0.0.0.0.0.0.0.0.0.2.3.0.0.2.0.8.4.0.6.8.4.1.0.0.2',
     'rbfqd09EN9EN9EN9EN9EN9EN9EN.9EN9EN9EN9EN9EN9EN9EN',
   ])('does not flag %s', (sub) => {
@@ -98,6 +107,51 @@ describe('assessSubdomain', () => {
     for (const [zone, { total, flagged }] of byZone) {
       expect({ zone, recall: flagged / total >= 0.95 }).toEqual({ zone, recall: true });
     }
+  });
+});
+
+describe('short tunnel labels', () => {
+  it.each(['q+Z8AnwaBA', 'q+aABIAcBA', 'q+Z/CH8gBA.x', 'aGVsbG8=wor'])('flags %s: base64-only characters in a host name', (sub) => {
+    const assessment = assessSubdomain(sub);
+    expect(assessment).toMatchObject({ randomLooking: true, signal: 'non-host-characters' });
+    expect(assessment.payload.charset).toBe('base64');
+  });
+
+  it.each(['q+Z8', '0/25.1', '12/34/5678'])('does not flag %s: too short or without letters', (sub) => {
+    expect(assessSubdomain(sub).randomLooking).toBe(false);
+  });
+
+  it('flags the counter label of a poll, and lets the threshold switch it off', () => {
+    expect(assessSubdomain('r15989.tunnel')).toMatchObject({ randomLooking: true, signal: 'counter-label', payload: { length: 6, charset: 'alnum' } });
+    expect(assessSubdomain('R1598.tunnel').signal).toBe('counter-label');
+    expect(assessSubdomain('r15989.tunnel', { ...DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, minCounterDigits: Infinity }).randomLooking).toBe(false);
+    expect(assessSubdomain('r15989.tunnel', { ...DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, minCounterDigits: 6 }).randomLooking).toBe(false);
+  });
+
+  it('reports an encoded payload before a short-label signal', () => {
+    const sub = 'mfrggzdfmztwq2lknnwg23tpobyxe4dfmzrw63lqn5zxg.r15989';
+    expect(assessSubdomain(sub).signal).toBe('encoded-payload');
+  });
+});
+
+describe('per-query decision on the shared tunnel data', () => {
+  function perQuery(file: 'train.csv' | 'validate.csv'): { tpr: number; fpr: number } {
+    const rows = readFileSync(`${DATA_DIR}/tunnel/${file}`, 'utf8').trim().split('\n').slice(1);
+    let tp = 0, pos = 0, fp = 0, neg = 0;
+    for (const row of rows) {
+      const comma = row.indexOf(',');
+      const name = row.slice(comma + 1).replace(/\.$/, '');
+      const split = splitHostname(name);
+      const flagged = split !== undefined && split.subdomain !== '' && assessSubdomain(subdomainOf(name)).randomLooking;
+      if (row.startsWith('1,')) { pos++; if (flagged) tp++; } else { neg++; if (flagged) fp++; }
+    }
+    return { tpr: tp / pos, fpr: fp / neg };
+  }
+
+  it.each(['train.csv', 'validate.csv'] as const)('meets TPR >= 92 %% at FPR <= 0.8 %% on %s', (file) => {
+    const { tpr, fpr } = perQuery(file);
+    expect(tpr).toBeGreaterThanOrEqual(0.92);
+    expect(fpr).toBeLessThanOrEqual(0.008);
   });
 });
 

@@ -129,6 +129,16 @@ export interface RandomSubdomainThresholds {
    * there a long run of letters is itself telling, so letters alone may suffice.
    */
   minLettersRandomnessForDataRecords: number;
+  /**
+   * Minimum length of a label holding base64-only characters ('+', '/', '=') for that label alone to count:
+   * those characters are not allowed in host names, so only encoders put them in a query, however short.
+   */
+  minNonHostLabelLength: number;
+  /**
+   * Minimum digits of a counter label (one letter and a decimal number, `r15989`): the cache-busting
+   * sequence number of a tunnel's polls. Set to Infinity to ignore counters.
+   */
+  minCounterDigits: number;
 }
 
 export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
@@ -139,22 +149,64 @@ export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
   // Random letters measure about 1.1 here (their alphabet is smaller than the 32-symbol reference); long words
   // and word compounds 0.8-0.9 (`internationalizationservices` 0.83, `mailchimpappcustomercontent` 0.91).
   minLettersRandomnessForDataRecords: 1.0,
+  minNonHostLabelLength: 8,
+  // Of the 20,000 popular host names in cisco-top20k, 238 have such a label: Akamai map names (allow-listed),
+  // Sentry ingest org ids (allow-listed) and 2 others.
+  minCounterDigits: 4,
 };
 
 /** Record types whose answers carry arbitrary data: the usual carriers of tunnelled traffic. */
 export const DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['TXT', 'NULL', 'PRIVATE', 'ANY']);
 
+/**
+ * What made a name look like tunnel traffic: a long encoded payload, a label with characters only an encoder
+ * puts in a host name, or a poll's counter label.
+ */
+export type TunnelSignal = 'encoded-payload' | 'non-host-characters' | 'counter-label';
+
 export interface SubdomainAssessment {
+  /** The per-query decision: the name looks like tunnel traffic (any {@link TunnelSignal}). */
   randomLooking: boolean;
-  /** Features of the long tokens (the candidate payload). */
+  /** Why, when {@link randomLooking}; the strongest signal first. */
+  signal?: TunnelSignal;
+  /**
+   * Features of the candidate payload: the long tokens, or, when a short label raised the signal, the
+   * labels that raised it.
+   */
   payload: SubdomainFeatures;
 }
 
+const NON_HOST_CHARS = /[+/=]/;
+const HAS_LETTER = /[a-z]/i;
+
+function nonHostLabels(labels: string[], minLength: number): string[] {
+  return labels.filter((label) => label.length >= minLength && NON_HOST_CHARS.test(label) && HAS_LETTER.test(label));
+}
+
+function counterLabels(labels: string[], minDigits: number): string[] {
+  if (!Number.isFinite(minDigits)) return [];
+  return labels.filter((label) => {
+    if (label.length < 1 + minDigits) return false;
+    const first = label.charCodeAt(0) | 0x20;
+    if (first < 0x61 || first > 0x7a) return false;
+    for (let i = 1; i < label.length; i++) {
+      const c = label.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) return false;
+    }
+    return true;
+  });
+}
+
 /**
- * Judges whether a subdomain (original case) looks like an encoded payload: long tokens that together are
- * long enough and close to random entropy, and either hold raw bytes / base64 (non-host characters, mixed
- * case) or mix letters and digits the way random strings do. Letters alone are not enough: a random
- * base32 or hex string of 24+ characters almost surely contains digits, scattered; words do not.
+ * Judges whether a subdomain (original case) looks like tunnel traffic, strongest signal first:
+ * 1. an encoded payload: long tokens that together are long enough and close to random entropy, and either
+ *    hold raw bytes / base64 (non-host characters, mixed case) or mix letters and digits the way random
+ *    strings do. Letters alone are not enough: a random base32 or hex string of 24+ characters almost surely
+ *    contains digits, scattered; words do not (except in TXT/NULL queries, see the thresholds);
+ * 2. a shorter label holding '+', '/' or '=', which host names never contain (iodine's raw/base64 polls);
+ * 3. a counter label such as `r15989`: the sequence number tunnel clients add to their polls so that no
+ *    resolver answers from its cache. This one has benign twins (numbered CDN and SaaS hosts), which the
+ *    allow-list and the detection's per-domain window keep from alerting on their own.
  */
 export function assessSubdomain(
   subdomain: string,
@@ -169,10 +221,18 @@ export function assessSubdomain(
     qtype !== undefined &&
     DATA_RECORD_TYPES.has(qtype.toUpperCase()) &&
     payload.randomness >= thresholds.minLettersRandomnessForDataRecords;
-  const randomLooking =
+  const encodedPayload =
     payload.length >= thresholds.minPayloadLength &&
     (lettersInDataRecord ||
       (payload.randomness >= thresholds.minRandomness &&
         (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate))));
-  return { randomLooking, payload };
+  if (encodedPayload) return { randomLooking: true, signal: 'encoded-payload', payload };
+  const labels = subdomain.split('.');
+  const encoderLabels = nonHostLabels(labels, thresholds.minNonHostLabelLength);
+  if (encoderLabels.length > 0) {
+    return { randomLooking: true, signal: 'non-host-characters', payload: subdomainFeatures(encoderLabels.join('.')) };
+  }
+  const counters = counterLabels(labels, thresholds.minCounterDigits);
+  if (counters.length > 0) return { randomLooking: true, signal: 'counter-label', payload: subdomainFeatures(counters.join('.')) };
+  return { randomLooking: false, payload };
 }

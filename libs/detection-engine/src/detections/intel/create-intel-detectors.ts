@@ -37,7 +37,7 @@ export function createIntelDetectors(store: IndicatorStore, options: IntelDetect
     telegramRule,
     dynamicDnsRule,
     tunnelServiceRule,
-    encryptedDnsRule,
+    encryptedDnsRule(options),
     dnsBypassRule(options),
   ].map((rule) => new IntelRuleDetector(rule, lookup));
 }

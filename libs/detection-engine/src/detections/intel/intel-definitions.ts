@@ -14,7 +14,8 @@ export const INTEL_THREATS: ThreatDictionary = {
   telegram_bot_api: { title: 'Telegram Bot API use indicating bot-controlled malware or data theft', severity: 3 },
   dynamic_dns_domain: { title: 'Traffic to a dynamic DNS host name', severity: 2 },
   tunneling_service: { title: 'Traffic through a reverse-tunnelling service exposing an internal host', severity: 3 },
-  dns_resolver_bypass: { title: 'DNS traffic to a public resolver bypassing the configured resolvers', severity: 2 },
+  // Policy: a hand-set DNS server is as likely as malware; operators list sanctioned resolvers to silence it.
+  dns_resolver_bypass: { title: 'DNS traffic to a public resolver bypassing the configured resolvers', severity: 2, policy: true },
 };
 
 /** Flags the intel detections introduce (the rest reuse established IDs). */

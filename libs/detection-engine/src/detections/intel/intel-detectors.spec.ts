@@ -106,17 +106,50 @@ describe('intel detections on crafted events', () => {
     expect(only(http('https://random-words.trycloudflare.com/'), 'intel_tunneling_service').key).toBe('trycloudflare.com');
   });
 
-  it('encrypted DNS: DoH names, DoH addresses on 443, DoT on 853', () => {
-    expect(only(dns('mozilla.cloudflare-dns.com'), 'intel_encrypted_dns').wisdom.flags).toEqual(['doh']);
+  it('encrypted DNS needs a session: a lookup of a DoH name or the canary alone raises nothing', () => {
+    for (const name of ['dns.google', 'cloudflare-dns.com', 'mozilla.cloudflare-dns.com', 'use-application-dns.net', 'dns.quad9.net']) {
+      expect(hitsOf(dns(name))).toEqual([]);
+    }
+    // The provider's web page is not DNS.
+    expect(hitsOf(http('https://dns.google/'))).toEqual([]);
+    expect(hitsOf(http('https://cloudflare-dns.com/favicon.ico'))).toEqual([]);
+  });
+
+  it('encrypted DNS: DoH requests over HTTP, TLS to a DoH endpoint, DoH addresses on 443, DoT on 853', () => {
+    const query = only(http('https://dns.google/dns-query?dns=q80BAAABAAAAAAAAA3d3dwdleGFtcGxlA2NvbQAAAQAB'), 'intel_encrypted_dns');
+    expect(query.wisdom.flags).toEqual(['doh']);
+    expect(query.desc).toMatch(/path \/dns-query/);
+    expect(only(http('https://dns.google/resolve?name=example.com'), 'intel_encrypted_dns').key).toBe('dns.google');
+    expect(only(observed('http', { ...httpEvent('https://mozilla.cloudflare-dns.com/x', T0), contentType: 'application/dns-message' }), 'intel_encrypted_dns').desc).toMatch(/content type/);
+    expect(only(observed('http', { ...httpEvent('cloudflare-dns.com:443', T0), method: 'CONNECT' }), 'intel_encrypted_dns').desc).toMatch(/CONNECT/);
+    expect(only(tls({ subject: 'CN=cloudflare-dns.com' }), 'intel_encrypted_dns').key).toBe('cloudflare-dns.com:443');
+    expect(only(tls({ destIP: '8.8.8.8', subject: 'CN=example.net' }), 'intel_encrypted_dns').key).toBe('8.8.8.8:443');
     expect(only(ip('1.1.1.1', 443), 'intel_encrypted_dns').key).toBe('1.1.1.1:443');
     expect(only(tls({ destIP: '203.0.113.77', destPort: 853 }), 'intel_encrypted_dns').wisdom.flags).toEqual(['dot']);
+    expect(only(ip('9.9.9.9', 853), 'intel_encrypted_dns').wisdom.labels).toContain('dot:resolver');
+  });
+
+  it('encrypted DNS: not to a configured resolver, and not on other ports of a resolver address', () => {
+    expect(hitsOf(ip('8.8.4.4', 853)).map((h) => h.detection.id)).not.toContain('intel_encrypted_dns');
+    expect(hitsOf(ip('8.8.8.8', 80)).map((h) => h.detection.id)).not.toContain('intel_encrypted_dns');
+    expect(hitsOf(tls({ subject: 'CN=cloudflare-dns.com', destPort: 8443 }))).toEqual([]);
   });
 
   it('DNS resolver bypass to public resolvers, not to the configured ones', () => {
     const hit = only(ip('8.8.8.8', 53, { proto: 'udp' }), 'intel_dns_resolver_bypass');
     expect(hit.desc).toMatch(/DNS over UDP sent straight to an outside resolver/);
+    expect(THREAT_DICTIONARY[hit.detection.threat]).toMatchObject({ severity: 2, policy: true });
     expect(hitsOf(ip('8.8.4.4', 53, { proto: 'udp' }))).toEqual([]);
     expect(hitsOf(ip('10.0.0.53', 53, { proto: 'udp' }))).toEqual([]);
+  });
+
+  it('DNS resolver bypass: a configured resolver forwarding to its upstream is how DNS works', () => {
+    expect(hitsOf(ip('1.1.1.1', 53, { proto: 'udp', srcIP: '10.0.0.53' }))).toEqual([]);
+    expect(only(ip('1.1.1.1', 53, { proto: 'udp', srcIP: '10.0.0.54' }), 'intel_dns_resolver_bypass').key).toBe('1.1.1.1');
+  });
+
+  it('Telegram: a lookup of telegram.org or its web app is not the Bot API', () => {
+    for (const name of ['telegram.org', 'www.telegram.org', 'web.telegram.org', 't.me']) expect(hitsOf(dns(name))).toEqual([]);
   });
 
   it('sees a store refresh on the next event', async () => {
@@ -142,8 +175,7 @@ describe('intel detections on benign traffic', () => {
     const noisy: string[] = [];
     for (const name of names) {
       for (const hit of [...hitsOf(dns(name)), ...hitsOf(http(`https://${name}/index.html`))]) {
-        // Encrypted DNS resolvers are popular by nature: looking one up is the signal, not a false positive.
-        if (hit.detection.id !== 'intel_encrypted_dns' && hit.detection.id !== 'intel_telegram_bot_api') noisy.push(`${hit.detection.id} ${name}`);
+        noisy.push(`${hit.detection.id} ${name}`);
       }
     }
     expect(noisy).toEqual([]);

@@ -238,47 +238,99 @@ export const tunnelServiceRule: IntelRule = {
 };
 
 export const DOT_PORT = 853;
+const HTTPS_PORT = 443;
 
-export const encryptedDnsRule: IntelRule = {
-  definition: D.INTEL_ENCRYPTED_DNS,
-  types: ALL,
-  judge: (intel, observed) => {
-    const doh = byCategory(intel, 'doh');
-    if (observed.type === 'dns' || observed.type === 'http') {
-      const names = doh.filter((m) => m.kind === 'domain');
-      const verdict = indicatorVerdict(names, 'the DNS-over-HTTPS resolver', 'name lookups over HTTPS bypass the monitored resolvers');
-      return verdict === undefined ? undefined : { ...verdict, extraFlags: ['doh'] };
-    }
-    if (intel.destPort === DOT_PORT) {
-      return {
-        key: `${intel.destIp ?? '?'}:${DOT_PORT}`,
-        labels: ['dot:resolver', ...uniqueLabels(doh)],
-        extraFlags: ['dot'],
-        observations: [`port ${DOT_PORT}`],
-        reason: 'uses port 853, DNS over TLS: name lookups bypass the monitored resolvers',
-      };
-    }
-    if (intel.destPort === 443 && doh.length > 0) {
-      const verdict = indicatorVerdict(doh, 'the DNS-over-HTTPS resolver', 'HTTPS to a resolver address carries DNS past the monitored resolvers');
-      return verdict === undefined ? undefined : { ...verdict, key: `${verdict.key}:443`, extraFlags: ['doh'] };
-    }
-    return undefined;
-  },
-};
+/** RFC 8484 `/dns-query` (every major resolver's template) and Google's JSON `/resolve`. */
+const DOH_PATH = /^\/(?:dns-query|resolve)(?:[/?]|$)/i;
+/** Response types of DoH: wire format (RFC 8484) and the JSON API. */
+const DOH_CONTENT_TYPE = /^application\/dns-(?:message|json)\b/i;
+
+/**
+ * Why an HTTP request to a DoH resolver's host is itself name resolution: a DoH path or media type, or a proxy
+ * log of an opaque tunnel (`CONNECT`, or a URL with no path). A GET of the provider's web page is not.
+ */
+function dohHttpEvidence(event: Partial<HttpEvent>): string | undefined {
+  if (typeof event.method === 'string' && event.method.toUpperCase() === 'CONNECT') return 'CONNECT tunnel';
+  if (typeof event.contentType === 'string' && DOH_CONTENT_TYPE.test(event.contentType)) return `content type ${event.contentType}`;
+  if (typeof event.url !== 'string') return undefined;
+  const path = event.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*|^[^/?#]*/i, '');
+  if (path === '' || path === '/') return path === '' ? 'opaque HTTPS session' : undefined;
+  return DOH_PATH.test(path) ? `path ${path.replace(/\?.*$/, '')}` : undefined;
+}
+
+/**
+ * Encrypted DNS needs evidence of a session that carries DNS, not a name lookup: browsers and operating
+ * systems look up resolver names (dns.google, cloudflare-dns.com, Firefox's canary use-application-dns.net)
+ * to probe for DoH support, and a network that answers the canary keeps them on its resolvers. Evidence is
+ * a DoH request over HTTP, a TLS session whose certificate names a DoH endpoint or that goes to a DoH
+ * resolver's address on 443, or any flow to port 853 (DNS over TLS). Resolvers the operator configured (an
+ * internal DoT/DoH server) are not evasion. Threat `encrypted_dns` is a known client ID without the policy
+ * mark, so the finding keeps its severity; `doh`/`dot` flags say which protocol.
+ */
+export function encryptedDnsRule(options: DnsBypassOptions = {}): IntelRule {
+  const allowed = resolverSet(options);
+  return {
+    definition: D.INTEL_ENCRYPTED_DNS,
+    types: ['http', 'ip', 'tls'],
+    judge: (intel, observed) => {
+      if (intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
+      const doh = byCategory(intel, 'doh');
+      if (observed.type === 'http') {
+        const evidence = dohHttpEvidence(observed.event as HttpEvent);
+        if (evidence === undefined) return undefined;
+        const verdict = indicatorVerdict(
+          doh.filter((m) => m.kind === 'domain'),
+          'the DNS-over-HTTPS resolver',
+          `${evidence}: name lookups over HTTPS bypass the monitored resolvers`,
+        );
+        return verdict === undefined ? undefined : { ...verdict, extraFlags: ['doh'] };
+      }
+      if (intel.destPort === DOT_PORT) {
+        return {
+          key: `${intel.destIp ?? '?'}:${DOT_PORT}`,
+          labels: ['dot:resolver', ...uniqueLabels(doh)],
+          extraFlags: ['dot'],
+          observations: [`port ${DOT_PORT}`],
+          reason: 'uses port 853, DNS over TLS: name lookups bypass the monitored resolvers',
+        };
+      }
+      if (observed.type === 'tls' && intel.destPort !== undefined && intel.destPort !== HTTPS_PORT) return undefined;
+      // A flow record without a port says nothing about the service; TLS records are HTTPS unless told otherwise.
+      if (observed.type === 'ip' && intel.destPort !== HTTPS_PORT) return undefined;
+      const verdict = indicatorVerdict(
+        observed.type === 'tls' ? doh : doh.filter((m) => m.kind !== 'domain'),
+        'the DNS-over-HTTPS resolver',
+        'HTTPS to a DoH resolver carries DNS past the monitored resolvers',
+      );
+      return verdict === undefined ? undefined : { ...verdict, key: `${verdict.key}:${HTTPS_PORT}`, extraFlags: ['doh'] };
+    },
+  };
+}
 
 export interface DnsBypassOptions {
-  /** Resolvers the network is configured to use (addresses); DNS to them is never flagged. */
+  /** Resolvers the network is configured to use (addresses); DNS to them, and their own upstream queries, are never flagged. */
   configuredResolvers?: readonly string[];
 }
 
+function resolverSet(options: DnsBypassOptions): ReadonlySet<string> {
+  return new Set((options.configuredResolvers ?? []).map((ip) => canonicalIp(ip) ?? ip));
+}
+
+/**
+ * Resolver bypass is a policy detection (threat marked `policy`, severity 2): plain DNS from a workstation
+ * to a public resolver escapes logging and filtering, but it is as often a hand-set DNS server as malware.
+ * The configured resolvers forwarding to their upstreams (source = a configured resolver) is how DNS works.
+ */
 export function dnsBypassRule(options: DnsBypassOptions = {}): IntelRule {
-  const allowed = new Set((options.configuredResolvers ?? []).map((ip) => canonicalIp(ip) ?? ip));
+  const allowed = resolverSet(options);
   return {
     definition: D.INTEL_DNS_BYPASS,
     types: ['ip'],
     judge: (intel: EventIntel, observed: ObservedEvent) => {
       if (intel.destPort !== 53 || intel.destIp === undefined) return undefined;
       if (allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
+      const src = (observed.event as IpEvent).srcIP;
+      if (typeof src === 'string' && allowed.has(canonicalIp(src) ?? src)) return undefined;
       const resolvers = intel.matches.filter((m) => (m.category === 'resolver' || m.category === 'doh') && m.kind !== 'domain');
       const proto = (observed.event as IpEvent).proto;
       const verdict = indicatorVerdict(

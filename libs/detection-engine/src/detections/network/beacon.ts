@@ -1,5 +1,8 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
+import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, fail, writeDeltas, writeNumber } from '../../state/snapshot';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { dataSizeScore, durationScore, histogramShape, timestampScore } from './beacon-score';
 import { formatBytes, readFlow } from './flow';
@@ -149,6 +152,56 @@ export class BeaconDetector implements Detector {
     return { keys: this.pairs.size, maxKeys: this.pairs.maxSize, largestKey, maxEntriesPerKey: this.options.maxConnectionsPerKey };
   }
 
+  /** `p`: per pair [firstSeenMs, total, timesS (deltas), bytes, lastScoredMs, verdict or 0, unreported, events]; `h`: host first sightings. */
+  snapshot(events: SnapshotEventWriter): unknown {
+    return {
+      p: writeLru(this.pairs, (pair) => [
+        writeNumber(pair.firstSeenMs),
+        pair.total,
+        writeDeltas(pair.timesS),
+        pair.bytes.map(writeNumber),
+        writeNumber(pair.lastScoredMs),
+        pair.verdict === undefined ? 0 : writeVerdict(pair.verdict),
+        pair.unreported,
+        pair.pending.map((e) => events.observed(e)),
+      ], events),
+      h: writeLru(this.hostFirstSeen, writeNumber, events),
+    };
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    const what = BEACON_IP.id;
+    const parts = state === undefined ? {} : readObject(state, what);
+    const max = this.options.maxConnectionsPerKey;
+    const pairs = new LruMap<string, PairState>(this.pairs.maxSize);
+    readLru(
+      pairs,
+      parts.p,
+      (value, at) => {
+        const t = readArray(value, at);
+        const verdict = t[5] === 0 ? undefined : readVerdict(t[5], `${at}.verdict`);
+        const pair: PairState = {
+          firstSeenMs: readNumber(t[0], `${at}.firstSeenMs`),
+          total: readCount(t[1], `${at}.total`),
+          timesS: readDeltas(t[2], `${at}.timesS`).slice(-max),
+          bytes: readNumbers(t[3], `${at}.bytes`).slice(-max),
+          lastScoredMs: readNumber(t[4], `${at}.lastScoredMs`),
+          unreported: readCount(t[6], `${at}.unreported`),
+          pending: readArray(t[7], `${at}.pending`)
+            .slice(-this.options.maxEvidence)
+            .map((ref) => events.observed(ref, `${at}.pending`)),
+        };
+        if (pair.timesS.length !== pair.bytes.length) fail(`${at}.bytes`, `${pair.timesS.length} sizes`, pair.bytes.length);
+        if (verdict !== undefined) pair.verdict = verdict;
+        return pair;
+      },
+      `${what}.p`,
+      events,
+    );
+    readLru(this.hostFirstSeen, parts.h, (value, at) => readNumber(value, at), `${what}.h`, events);
+    readLru(this.pairs, [...pairs.items()].flat(), (value) => value as PairState, `${what}.p`);
+  }
+
   private score(pair: PairState, hostFirstMs: number, nowMs: number): Verdict | undefined {
     const times = [...pair.timesS].sort((a, b) => a - b);
     const spanMs = nowMs - pair.firstSeenMs;
@@ -200,4 +253,18 @@ export class BeaconDetector implements Detector {
         `(timing ${f(p.timing)}, size ${f(p.size)}, histogram ${f(p.histogram)}, duration ${f(p.duration)}; threshold ${f(this.options.minScore)})`,
     };
   }
+}
+
+const VERDICT_FIELDS = 10;
+
+function writeVerdict(v: Verdict): (number | string)[] {
+  const { parts: p } = v;
+  return [v.score, p.timing, p.size, p.histogram, p.duration, v.medianIntervalS, v.madS, v.medianBytes, v.connections, v.spanMs].map(writeNumber);
+}
+
+function readVerdict(value: unknown, what: string): Verdict {
+  const n = readNumbers(value, what);
+  if (n.length !== VERDICT_FIELDS) fail(what, `${VERDICT_FIELDS} numbers`, value);
+  const [score, timing, size, histogram, duration, medianIntervalS, madS, medianBytes, connections, spanMs] = n;
+  return { score, parts: { timing, size, histogram, duration }, medianIntervalS, madS, medianBytes, connections, spanMs };
 }

@@ -1,4 +1,7 @@
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
+import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 import type { PendingReport } from './distinct-windows';
 
@@ -85,6 +88,42 @@ export class BucketedSums {
     }
     earlier.sort((a, b) => a.timeMs - b.timeMs);
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
+  }
+
+  /** Per key `[latestMs, [latestMs - startMs, sums, unreported, events, ...]]`, buckets oldest first. */
+  snapshot(events: SnapshotEventWriter): unknown[] {
+    return writeLru(this.sums, (state) => [
+      writeNumber(state.latestMs),
+      state.buckets.flatMap((b) => [writeOffset(state.latestMs, b.startMs), b.sums.map(writeNumber), b.unreported, b.evidence.map((e) => events.observed(e))]),
+    ], events);
+  }
+
+  /** Replaces the state with a {@link snapshot} (undefined: empties it). */
+  restore(data: unknown, events: SnapshotEventReader, what: string): void {
+    readLru(
+      this.sums,
+      data,
+      (value, at) => {
+        const [latest, flat] = readArray(value, at);
+        const latestMs = readNumber(latest, `${at}.latestMs`);
+        const tuples = readTuples(flat, 4, `${at}.buckets`);
+        const buckets: Bucket[] = [];
+        // A bucket per time slot of the window (plus the one being filled): more can only be corrupt.
+        for (let i = Math.max(0, tuples.length - 4 * (this.options.buckets + 1)); i < tuples.length; i += 4) {
+          buckets.push({
+            startMs: readOffset(latestMs, tuples[i], `${at}.startMs`),
+            sums: readNumbers(tuples[i + 1], `${at}.sums`),
+            unreported: readCount(tuples[i + 2], `${at}.unreported`),
+            evidence: readArray(tuples[i + 3], `${at}.evidence`)
+              .slice(-this.options.maxEvidence)
+              .map((ref) => events.observed(ref, `${at}.evidence`)),
+          });
+        }
+        return { latestMs, buckets };
+      },
+      what,
+      events,
+    );
   }
 
   stats(): DetectorStateStats {

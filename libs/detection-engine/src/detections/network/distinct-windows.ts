@@ -1,4 +1,7 @@
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
+import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readArray, readCount, readNumber, readString, readTuples, readOffset, writeNumber, writeOffset } from '../../state/snapshot';
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 
 export interface DistinctWindowsOptions {
@@ -88,6 +91,39 @@ export class DistinctWindows {
     }
     earlier.sort((a, b) => a.timeMs - b.timeMs);
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
+  }
+
+  /** Per key `[latestMs, [item, age, unreported, event, ...]]`, ages relative to latestMs. */
+  snapshot(events: SnapshotEventWriter): unknown[] {
+    return writeLru(this.windows, (w) => [
+      writeNumber(w.latestMs),
+      [...w.items].flatMap(([item, e]) => [item, writeOffset(w.latestMs, e.lastSeenMs), e.unreported, events.observed(e.latest)]),
+    ], events);
+  }
+
+  /** Replaces the state with a {@link snapshot} (undefined: empties it). */
+  restore(data: unknown, events: SnapshotEventReader, what: string): void {
+    readLru(
+      this.windows,
+      data,
+      (value, at) => {
+        const [latest, flat] = readArray(value, at);
+        const latestMs = readNumber(latest, `${at}.latestMs`);
+        const tuples = readTuples(flat, 4, `${at}.items`);
+        const items = new Map<string, ItemEntry>();
+        // Oldest items first: keep the newest maxItemsPerKey.
+        for (let i = Math.max(0, tuples.length - 4 * this.options.maxItemsPerKey); i < tuples.length; i += 4) {
+          items.set(readString(tuples[i], `${at}.item`), {
+            lastSeenMs: readOffset(latestMs, tuples[i + 1], `${at}.age`),
+            unreported: readCount(tuples[i + 2], `${at}.unreported`),
+            latest: events.observed(tuples[i + 3], `${at}.event`),
+          });
+        }
+        return { latestMs, items };
+      },
+      what,
+      events,
+    );
   }
 
   stats(): DetectorStateStats {

@@ -1,4 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { BucketedSums } from './bucketed-sums';
 import { formatBytes, formatDuration, isIcmp, readFlow } from './flow';
@@ -92,5 +93,13 @@ export class IcmpTunnelDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     return this.sums.stats();
+  }
+
+  snapshot(events: SnapshotEventWriter): unknown {
+    return this.sums.snapshot(events);
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    this.sums.restore(state, events, this.definition.id);
   }
 }

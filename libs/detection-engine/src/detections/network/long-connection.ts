@@ -1,4 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { BucketedSums } from './bucketed-sums';
 import { formatDuration, formatEndpoint, readFlow } from './flow';
@@ -113,5 +114,13 @@ export class StrobeDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     return this.sums.stats();
+  }
+
+  snapshot(events: SnapshotEventWriter): unknown {
+    return this.sums.snapshot(events);
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    this.sums.restore(state, events, this.definition.id);
   }
 }

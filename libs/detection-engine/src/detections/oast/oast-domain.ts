@@ -15,7 +15,15 @@ export const OAST_DOMAIN: DetectionDefinition = {
   keyDescription: 'OAST registered domain',
 };
 
-/** Fires on every DNS query or HTTP request whose host lies under an OAST service domain. Stateless. */
+/**
+ * The service's own site: its registered domain and `www`. Rankings list these names (they aggregate callback
+ * traffic to the registered domain, and testers read the docs), but a callback always carries an id label.
+ */
+function isServiceSite(hostname: string, domain: string): boolean {
+  return hostname === domain || hostname === `www.${domain}`;
+}
+
+/** Fires on every DNS query or HTTP request to a callback host (a name below an OAST service domain). Stateless. */
 export class OastDomainDetector implements Detector {
   readonly definition = OAST_DOMAIN;
   readonly types = ['dns', 'http'] as const;
@@ -28,7 +36,7 @@ export class OastDomainDetector implements Detector {
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     if (observed.hostname === undefined) return undefined;
     const domain = matchZone(observed.hostname, this.zones);
-    if (domain === undefined) return undefined;
+    if (domain === undefined || isServiceSite(observed.hostname, domain)) return undefined;
     const service = this.services[domain];
     const wisdom: Wisdom = { flags: [...OAST_DOMAIN.flags], labels: [`oast:${service}`], domain };
     const how = observed.type === 'dns' ? 'DNS query for' : 'HTTP request to';

