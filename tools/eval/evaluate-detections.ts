@@ -4,6 +4,7 @@
  *  - DNS tunnelling per query on the shared validate split: TPR on tunnel names, FPR on ordinary names.
  *  - Flightsim-shaped runs (one per module shape) through a fresh DetectionEngine each: detected or not.
  *  - Benign traffic: the benign rankings queried by a fleet of hosts, and generated normal traffic: alerts.
+ * Events reach the engine through the gateway's own parser (NDJSON → validation → normalisation), as over HTTP.
  * Usage: node -r ./tools/register.cjs tools/eval/evaluate-detections.ts [<shared dir>]
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
 import { assessSubdomain, DetectionEngine, IndicatorStore, splitHostname } from '@vigil/detection-engine';
+import { parseTelemetryBatch } from '@vigil/ingest';
 import { benignDnsEvents, createRng, httpEvents, ipEvents, networkResolvers, sharedDir, tlsEvents } from '@vigil/testing';
 
 const shared = process.argv[2] ?? sharedDir();
@@ -28,7 +30,9 @@ function run(type: TelemetryType, events: TelemetryEvent[], engine = new Detecti
   const detections = new Set<string>();
   let alerts = 0;
   for (let i = 0; i < events.length; i += 500) {
-    const batch: TelemetryBatch = { v: 1, workspaceId: 'eval', type, batchId: `${type}-${i}-${rng.next()}`, receivedAt: Date.now(), events: events.slice(i, i + 500) };
+    const body = Buffer.from(events.slice(i, i + 500).map((event) => JSON.stringify(event)).join('\n') + '\n');
+    const parsed = parseTelemetryBatch(type, body, new Date());
+    const batch: TelemetryBatch = { v: 1, workspaceId: 'eval', type, batchId: `${type}-${i}-${rng.next()}`, receivedAt: Date.now(), events: parsed.events };
     const out = engine.process(batch);
     alerts += out.alerts.length;
     for (const f of out.findings) {
@@ -70,6 +74,16 @@ function flightsimRuns(): string[] {
     ['imposter: look-alike of a popular brand', 'imposter_domain', 'dns', [{ ts: at(0), srcIP: '10.0.1.8', query: 'www.paypa1-login.com', qtype: 'A' }, { ts: at(1000), srcIP: '10.0.1.8', query: 'www.rnicrosoft.com', qtype: 'A' }]],
     ['tor: .onion lookup', 'intel_tor_dns', 'dns', [{ ts: at(0), srcIP: '10.0.1.9', query: 'duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion', qtype: 'A' }]],
     ['telegram bot API', 'intel_telegram_bot_api', 'dns', [{ ts: at(0), srcIP: '10.0.1.10', query: 'api.telegram.org', qtype: 'A' }]],
+    ['miner: Stratum connections to a mining pool port', 'intel_crypto_mining', 'ip', Array.from({ length: 5 }, (_, i) => ({ ts: at(i * 2000), srcIP: '10.0.1.11', destIP: '51.15.65.182', destPort: 3333, proto: 'tcp', bytesOut: 900, packetsOut: 8, bytesIn: 1200, packetsIn: 8 }))],
+    ['miner: lookup of a mining pool', 'intel_crypto_mining', 'dns', [{ ts: at(0), srcIP: '10.0.1.12', query: 'bcn.pool.minergate.com', qtype: 'A' }]],
+    ['sink: connection into a sinkhole network', 'intel_sinkhole', 'ip', [{ ts: at(0), srcIP: '10.0.1.13', destIP: '143.215.130.33', destPort: 80, proto: 'tcp', bytesOut: 400, packetsOut: 4, bytesIn: 300, packetsIn: 3 }]],
+    ['irc: IRC connection to an Internet server', 'intel_irc', 'ip', [{ ts: at(0), srcIP: '10.0.1.14', destIP: '185.220.70.9', destPort: 6667, proto: 'tcp', bytesOut: 2000, packetsOut: 20, bytesIn: 5000, packetsIn: 25 }]],
+    ['spambot: SMTP to 40 mail servers in 60 s', 'spambot_smtp', 'ip', Array.from({ length: 40 }, (_, i) => ({ ts: at(i * 1500), srcIP: '10.0.1.15', destIP: `198.51.${100 + (i % 4)}.${10 + i}`, destPort: 25, proto: 'tcp', bytesOut: 4000, packetsOut: 12, bytesIn: 900, packetsIn: 10 }))],
+    ['cleartext: Telnet and FTP to the Internet', 'cleartext_protocol', 'ip', [{ ts: at(0), srcIP: '10.0.1.16', destIP: '185.220.70.10', destPort: 23, proto: 'tcp', bytesOut: 800, packetsOut: 10, bytesIn: 900, packetsIn: 10 }, { ts: at(5000), srcIP: '10.0.1.16', destIP: '185.220.70.11', destPort: 21, proto: 'tcp', bytesOut: 800, packetsOut: 10, bytesIn: 900, packetsIn: 10 }]],
+    ['encrypted dns: DNS over TLS to a public resolver', 'intel_encrypted_dns', 'ip', [{ ts: at(0), srcIP: '10.0.1.17', destIP: '1.1.1.1', destPort: 853, proto: 'tcp', bytesOut: 3000, packetsOut: 20, bytesIn: 6000, packetsIn: 20 }]],
+    ['ssh transfer: 200 MB over SSH to port 22', 'large_ssh_transfer', 'ip', [{ ts: at(0), srcIP: '10.0.1.18', destIP: '185.220.70.12', destPort: 22, proto: 'tcp', app: 'ssh', bytesOut: 200 * 1024 * 1024, packetsOut: 150_000, bytesIn: 2_000_000, packetsIn: 60_000, duration: 600 }]],
+    ['http: executable download from an unpopular host', 'http_executable_download', 'http', [{ ts: at(0), srcIP: '10.0.1.19', url: 'http://cdn-update-check.xyz/files/setup.exe', method: 'GET', status: 200, contentType: 'application/x-msdownload', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }]],
+    ['tls: self-signed certificate on an Internet server', 'tls_self_signed_certificate', 'tls', [{ ts: at(0), srcIP: '10.0.1.20', destIP: '185.220.70.13', destPort: 443, sni: 'portal-login.xyz', issuer: 'CN=portal-login.xyz', subject: 'CN=portal-login.xyz' }]],
   ];
   return shapes.map(([name, expected, type, events]) => {
     const { detections } = run(type, events);

@@ -45,8 +45,14 @@ describe('normalizeEvent: accepted events (real client quirks)', () => {
     [
       'zero values treated as absent',
       'http',
-      { ts: TS, url: 'http://x.test/', action: '', status: 0, bytesIn: 0, bytesOut: '0', srcPort: 0, srcIP: '', method: '  ', referrer: null },
+      { ts: TS, url: 'http://x.test/', action: '', status: 0, srcPort: 0, srcIP: '', method: '  ', referrer: null },
       { ts: TS_ISO, url: 'http://x.test/' },
+    ],
+    [
+      'zero traffic counters kept (an unanswered flow is a measurement)',
+      'ip',
+      { ts: TS, srcIP: '10.0.0.5', destIP: '192.0.2.9', destPort: 0, bytesOut: '60', bytesIn: 0, packetsIn: '0', packetsOut: null },
+      { ts: TS_ISO, srcIP: '10.0.0.5', destIP: '192.0.2.9', bytesOut: 60, bytesIn: 0, packetsIn: 0 },
     ],
     [
       'Go zero time as ts (receive time used)',

@@ -13,7 +13,9 @@ import { INVALID_TIME, normalizeTimestamp, ZERO_TIME } from './timestamps';
  *    exact spelling wins when both are present; `referer` → `referrer`); unknown fields are dropped.
  * 2. Values are coerced where clients are known to differ: digit strings for integers, numeric strings for
  *    numbers, numbers for strings, `"true"`/`1` for booleans; IPs trimmed, IPv6 lower-cased.
- * 3. Zero values (`null`, `""`, `0`, `false`, blank strings, Go's zero time) mean "absent", not an error.
+ * 3. Zero values (`null`, `""`, `0`, `false`, blank strings, Go's zero time) mean "absent", not an error —
+ *    except traffic counters (`bytesIn`, `packetsIn`, ...), where 0 is a measurement: a flow that got nothing
+ *    back is how unanswered connections (scans) are recognised.
  * 4. The result is checked against the type's JSON Schema (./schemas, compiled once here by ajv).
  * 5. Field finishing: `ts` to UTC ISO with milliseconds (receive time when absent), DNS query lower-cased
  *    without its trailing dot, qtype upper-cased or named from its number, proto lower-cased or named from
@@ -55,7 +57,10 @@ export function createEventNormalizer<T extends TelemetryType>(
   return (raw) => normalizeWith(rules, raw, nowIso, mayReuseInput) as NormalizeResult<T>;
 }
 
-type Coercion = 'text' | 'ip' | 'integer' | 'number' | 'boolean' | 'timestamp';
+type Coercion = 'text' | 'ip' | 'integer' | 'counter' | 'number' | 'boolean' | 'timestamp';
+
+/** Integer fields whose 0 is a value, not a zero value. */
+const COUNTER_FIELDS: ReadonlySet<string> = new Set(['bytesIn', 'bytesOut', 'packetsIn', 'packetsOut']);
 
 interface FieldRule {
   readonly name: string;
@@ -139,7 +144,8 @@ function coercionOf(schema: FieldSchema): Coercion {
 function buildRules(schema: EventSchema, finish: Finish): EventRules {
   const fields = new Map<string, FieldRule>();
   for (const [name, fieldSchema] of Object.entries(schema.properties)) {
-    const rule: FieldRule = { name, coercion: coercionOf(fieldSchema) };
+    const coercion = COUNTER_FIELDS.has(name) && fieldSchema.type === 'integer' ? 'counter' : coercionOf(fieldSchema);
+    const rule: FieldRule = { name, coercion };
     fields.set(name, rule);
     fields.set(name.toLowerCase(), rule);
   }
@@ -212,6 +218,8 @@ function isFinalValue(value: unknown, coercion: Coercion): boolean {
     case 'integer':
     case 'number':
       return typeof value === 'number' && value !== 0;
+    case 'counter':
+      return typeof value === 'number';
     case 'boolean':
       return value === true;
   }
@@ -230,6 +238,7 @@ const NUMBER_STRING = /^\s*-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
 
 /** Coerces a raw value for its field; `undefined` means absent (a zero value). Others go to the schema as is. */
 function coerce(value: unknown, coercion: Coercion): unknown {
+  if (coercion === 'counter') return coerceCounter(value);
   if (value === null || value === undefined || value === '' || value === 0 || value === false) return undefined;
   switch (coercion) {
     case 'text':
@@ -250,6 +259,12 @@ function coerce(value: unknown, coercion: Coercion): unknown {
     case 'boolean':
       return toBoolean(value);
   }
+}
+
+function coerceCounter(value: unknown): unknown {
+  if (value === null || value === undefined || value === '' || value === false) return undefined;
+  if (typeof value === 'string') return INTEGER_STRING.test(value) ? Number(value) : isBlank(value) ? undefined : value;
+  return value;
 }
 
 function nonZero(n: number): number | undefined {

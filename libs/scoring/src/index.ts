@@ -1,2 +1,3 @@
 export * from './scoring.module';
 export * from './scoring.consumer';
+export * from './intel';

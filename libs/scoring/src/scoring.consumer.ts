@@ -54,6 +54,8 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly sigmaByPartition = new Map<number, SigmaHitSource>();
   private readonly sigmaByEngine = new WeakMap<ScoringEngine, SigmaHitSource>();
   private readonly intel: IndicatorStore;
+  /** The organisation's own resolvers (VIGIL_DNS_RESOLVERS): DNS to them is not resolver bypass. */
+  private readonly configuredResolvers: readonly string[];
   private readonly directory = new SnapshotDirectory((message) => this.logger.warn(message));
   private readonly scorer: PartitionScorer<ScoredBatch>;
   private subscription?: Subscription;
@@ -73,6 +75,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     readiness.expect('scoring-engine');
     this.intel = intel ?? new IndicatorStore();
+    this.configuredResolvers = config.dnsResolvers;
     this.topics = {
       events: TOPICS.events.name,
       findings: TOPICS.findings.name,
@@ -136,7 +139,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     const sigma = new SigmaHitSource();
     for (const set of this.ruleSets.values()) sigma.apply(set);
     this.sigmaByPartition.set(partition, sigma);
-    const engine = new DetectionEngine({ intel: this.intel, extraHits: sigma });
+    const engine = new DetectionEngine({ intel: this.intel, configuredResolvers: this.configuredResolvers, extraHits: sigma });
     this.sigmaByEngine.set(engine, sigma);
     return engine;
   }

@@ -1,7 +1,19 @@
 import type { TelemetryType } from '@vigil/contracts';
 import { getDomain } from 'tldts';
 import type { EventView } from '../match/event-view';
-import { derivedSlot, internField, NO_VALUE, OWN_VALUE, SLICE, type FieldAccessor, type FieldValue, type SliceAccessor } from '../match/field-registry';
+import {
+  ALWAYS,
+  derivedSlot,
+  internField,
+  NO_VALUE,
+  OWN_VALUE,
+  SLICE,
+  type FieldAccessor,
+  type FieldScreen,
+  type FieldValue,
+  type ScreenAtom,
+  type SliceAccessor,
+} from '../match/field-registry';
 import { urlPartsOf, type UrlParts } from './url-parts';
 
 interface FieldDef {
@@ -12,6 +24,8 @@ interface FieldDef {
   get: FieldAccessor;
   /** Where the field lies in the URL, when it is a slice of it (lets the pre-filter scan the URL once for all its parts). */
   inUrl?: SliceAccessor;
+  /** How the pre-filter screens the field through another field (or decides it outright for a constant). */
+  screen?: { via?: FieldDef; translate: FieldScreen['translate'] };
 }
 
 /** A slice accessor over the event's URL: `part` returns [start, end), or NO_VALUE / OWN_VALUE. */
@@ -86,6 +100,42 @@ function blocked(e: Record<string, unknown>): FieldValue {
 /** The reporting host is the client of every event Vigil receives, so it initiated the connection. */
 const initiated: FieldAccessor = () => 'true';
 
+function atomHolds(atom: ScreenAtom, value: string): boolean {
+  switch (atom.kind) {
+    case 'contains':
+      return value.includes(atom.text);
+    case 'exact':
+      return value === atom.text;
+    case 'prefix':
+      return value.startsWith(atom.text);
+    case 'suffix':
+      return value.endsWith(atom.text);
+  }
+}
+
+const exactly = (words: readonly string[]): ScreenAtom[] => words.map((text) => ({ kind: 'exact', text }));
+
+/** The action as sent (keyword search reads it so; the synonym fields are screened through it). */
+const RAW_ACTION: FieldDef = {
+  key: 'raw:action',
+  names: [],
+  get: (e) => (typeof e.action === 'string' || typeof e.action === 'number' ? e.action : undefined),
+};
+
+/** A raw action satisfies an atom asked of the synonyms if it is one of the spellings holding it, or (not a known spelling) holds it itself. */
+const ACTION_SCREEN: FieldDef['screen'] = {
+  via: RAW_ACTION,
+  translate: (atom) => [atom, ...(ALLOW.some((w) => atomHolds(atom, w)) ? exactly(ALLOW) : []), ...(DENY.some((w) => atomHolds(atom, w)) ? exactly(DENY) : [])],
+};
+
+/** `blocked` is 'true' for a deny spelling, 'false' for an allow one, absent otherwise. */
+const BLOCKED_SCREEN: FieldDef['screen'] = {
+  via: RAW_ACTION,
+  translate: (atom) => [...(atomHolds(atom, 'true') ? exactly(DENY) : []), ...(atomHolds(atom, 'false') ? exactly(ALLOW) : [])],
+};
+
+const INITIATED: FieldDef = { key: 'initiated', names: ['Initiated'], get: initiated, screen: { translate: (atom) => (atomHolds(atom, 'true') ? ALWAYS : []) } };
+
 const HEADER: FieldDef[] = [
   { key: 'hdr:ts', names: ['ts', '@timestamp', 'timestamp'], get: (e) => e.ts as FieldValue },
   { key: 'hdr:srcIP', names: ['srcIP', 'src_ip', 'c-ip', 'SourceIp', 'id.orig_h', 'source.ip', 'clientip', 'client_ip'], get: (e) => e.srcIP as FieldValue },
@@ -113,7 +163,7 @@ const BY_TYPE: Record<TelemetryType, FieldDef[]> = {
       get: (_e, x, v) => registeredDomainOf(dnsName(v), x?.domain),
     },
     { key: 'dns:length', names: ['query_length'], get: (_e, _x, v) => dnsName(v)?.length },
-    { key: 'initiated', names: ['Initiated'], get: initiated },
+    INITIATED,
   ],
   ip: [
     ...DEST,
@@ -124,9 +174,9 @@ const BY_TYPE: Record<TelemetryType, FieldDef[]> = {
     { key: 'ip:packetsOut', names: ['packetsOut', 'source.packets', 'orig_pkts'], get: (e) => e.packetsOut as FieldValue },
     { key: 'ip:packetsIn', names: ['packetsIn', 'destination.packets', 'resp_pkts'], get: (e) => e.packetsIn as FieldValue },
     { key: 'ip:duration', names: ['duration'], get: (e) => e.duration as FieldValue },
-    { key: 'ip:action', names: ['action'], get: actionSynonyms },
-    { key: 'ip:blocked', names: ['blocked'], get: blocked },
-    { key: 'initiated', names: ['Initiated'], get: initiated },
+    { key: 'ip:action', names: ['action'], get: actionSynonyms, screen: ACTION_SCREEN },
+    { key: 'ip:blocked', names: ['blocked'], get: blocked, screen: BLOCKED_SCREEN },
+    INITIATED,
   ],
   http: [
     URL_FIELD,
@@ -165,8 +215,8 @@ const BY_TYPE: Record<TelemetryType, FieldDef[]> = {
     { key: 'http:bytesOut', names: ['bytesOut', 'cs-bytes', 'http.request.bytes'], get: (e) => e.bytesOut as FieldValue },
     { key: 'http:bytesIn', names: ['bytesIn', 'sc-bytes', 'http.response.bytes'], get: (e) => e.bytesIn as FieldValue },
     { key: 'http:app', names: ['app'], get: (e) => lowered(e.app) },
-    { key: 'http:action', names: ['action'], get: actionSynonyms },
-    { key: 'initiated', names: ['Initiated'], get: initiated },
+    { key: 'http:action', names: ['action'], get: actionSynonyms, screen: ACTION_SCREEN },
+    INITIATED,
   ],
   tls: [
     ...DEST,
@@ -208,7 +258,7 @@ function enrichmentField(name: string, type: TelemetryType): { key: string; get:
   return undefined;
 }
 
-type Table = Map<string, { key: string; get: FieldAccessor; inUrl?: SliceAccessor }>;
+type Table = Map<string, { key: string; get: FieldAccessor; inUrl?: SliceAccessor; screen?: FieldDef['screen'] }>;
 const tables = new Map<TelemetryType, { exact: Table; folded: Table }>();
 
 function tableOf(type: TelemetryType): { exact: Table; folded: Table } {
@@ -232,28 +282,29 @@ export function resolveField(type: TelemetryType, sigmaName: string): number | u
   const table = tableOf(type);
   const def = table.exact.get(sigmaName) ?? table.folded.get(sigmaName.toLowerCase()) ?? enrichmentField(sigmaName, type);
   if (!def) return undefined;
-  return internField(def.key, def.get, def.inUrl && { parent: internField(URL_FIELD.key, URL_FIELD.get), slice: def.inUrl });
+  const screen = def.screen && { source: def.screen.via && internField(def.screen.via.key, def.screen.via.get), translate: def.screen.translate };
+  return internField(def.key, def.get, def.inUrl && { parent: internField(URL_FIELD.key, URL_FIELD.get), slice: def.inUrl }, undefined, screen);
 }
 
-/** Keyword (field-less) search reads these event fields, each on its own (a keyword never spans two fields). */
-const KEYWORD_FIELDS: Record<TelemetryType, { read: (e: Record<string, unknown>) => unknown[]; names: string[] }> = {
-  dns: { read: (e) => [e.query], names: ['query'] },
-  ip: { read: (e) => [e.srcIP, e.destIP, e.proto, e.app, e.action], names: ['srcIP', 'destIP', 'proto', 'app', 'action'] },
-  http: { read: (e) => [e.url, e.userAgent, e.referrer, e.method], names: ['url', 'userAgent', 'referrer', 'method'] },
-  tls: { read: (e) => [e.issuer, e.subject, e.certHash, e.ja3, e.ja3s], names: ['issuer', 'subject', 'certHash', 'ja3', 'ja3s'] },
-  lease: { read: (e) => [e.type, e.srcHost, e.srcMac, e.srcIP], names: ['type', 'srcHost', 'srcMac', 'srcIP'] },
-};
+/** The DNS query as sent (keyword search reads it so: a keyword may hold the trailing dot or upper case). */
+const RAW_QUERY: FieldDef = { key: 'raw:query', names: [], get: (e) => (typeof e.query === 'string' || typeof e.query === 'number' ? e.query : undefined) };
 
 /**
- * Types whose keyword fields are each read by a field whose values are the property as sent or
- * lower-cased (never fewer strings): the pre-filter may read those fields instead of building the
- * keyword list. Not dns (the query field drops a trailing dot) nor ip (action reads synonyms).
+ * Keyword (field-less) search reads these event fields, each on its own (a keyword never spans two
+ * fields). `parts`: fields (Sigma names, or fields of their own) whose values are each property as
+ * sent or lower-cased (never fewer strings), which the pre-filter reads instead of building the list.
  */
-const KEYWORD_AS_FIELDS: ReadonlySet<TelemetryType> = new Set(['http', 'tls', 'lease']);
+const KEYWORD_FIELDS: Record<TelemetryType, { read: (e: Record<string, unknown>) => unknown[]; parts: Array<string | FieldDef> }> = {
+  dns: { read: (e) => [e.query], parts: [RAW_QUERY] },
+  ip: { read: (e) => [e.srcIP, e.destIP, e.proto, e.app, e.action], parts: ['srcIP', 'destIP', 'proto', 'app', RAW_ACTION] },
+  http: { read: (e) => [e.url, e.userAgent, e.referrer, e.method], parts: ['url', 'userAgent', 'referrer', 'method'] },
+  tls: { read: (e) => [e.issuer, e.subject, e.certHash, e.ja3, e.ja3s], parts: ['issuer', 'subject', 'certHash', 'ja3', 'ja3s'] },
+  lease: { read: (e) => [e.type, e.srcHost, e.srcMac, e.srcIP], parts: ['type', 'srcHost', 'srcMac', 'srcIP'] },
+};
 
 export function keywordField(type: TelemetryType): number {
-  const { read, names } = KEYWORD_FIELDS[type];
-  const parts = KEYWORD_AS_FIELDS.has(type) ? names.map((name) => resolveField(type, name) as number) : undefined;
+  const { read, parts } = KEYWORD_FIELDS[type];
+  const partIds = parts.map((part) => (typeof part === 'string' ? (resolveField(type, part) as number) : internField(part.key, part.get)));
   return internField(
     `kw:${type}`,
     (e) => {
@@ -262,6 +313,6 @@ export function keywordField(type: TelemetryType): number {
       return out;
     },
     undefined,
-    parts,
+    partIds,
   );
 }

@@ -19,9 +19,32 @@ export interface FieldSlice {
   slice: SliceAccessor;
 }
 
+/** Where a pre-filter atom must lie in a value: anywhere in it, all of it, at its start or at its end. */
+export type AtomKind = 'contains' | 'exact' | 'prefix' | 'suffix';
+export interface ScreenAtom {
+  kind: AtomKind;
+  /** Lower-cased. */
+  text: string;
+}
+/** A translated atom that every event satisfies (the field is a constant that holds it). */
+export const ALWAYS = 'always';
+
+/**
+ * A field the pre-filter screens through another field, with the atoms rules ask of it translated
+ * once at build time instead of the field's values being computed per event (firewall action
+ * synonyms: the raw action is screened for every spelling of the rule's value). `source` undefined:
+ * the field is a constant and `translate` decides each atom outright. Translated atoms on `source`
+ * must hold on every event whose own values hold the original atom (they may hold on more).
+ */
+export interface FieldScreen {
+  source: number | undefined;
+  translate(atom: ScreenAtom): readonly ScreenAtom[] | typeof ALWAYS;
+}
+
 const accessors: FieldAccessor[] = [];
 const slices: Array<FieldSlice | undefined> = [];
 const parts: Array<readonly number[] | undefined> = [];
+const screens: Array<FieldScreen | undefined> = [];
 const idsByKey = new Map<string, number>();
 let derivedSlots = 0;
 
@@ -29,12 +52,13 @@ let derivedSlots = 0;
  * Interns an accessor under a canonical key ("http:path", "hdr:srcIP") and returns its numeric id.
  * Every rule that reads the same canonical field shares the id, so an event view extracts it once.
  */
-export function internField(key: string, accessor: FieldAccessor, slice?: FieldSlice, madeOf?: readonly number[]): number {
+export function internField(key: string, accessor: FieldAccessor, slice?: FieldSlice, madeOf?: readonly number[], screen?: FieldScreen): number {
   const known = idsByKey.get(key);
   if (known !== undefined) return known;
   accessors.push(accessor);
   slices.push(slice);
   parts.push(madeOf);
+  screens.push(screen);
   idsByKey.set(key, accessors.length - 1);
   return accessors.length - 1;
 }
@@ -54,6 +78,11 @@ export function sliceOf(id: number): FieldSlice | undefined {
  */
 export function partsOf(id: number): readonly number[] | undefined {
   return parts[id];
+}
+
+/** How the pre-filter screens the field through another one, for fields screened that way. */
+export function screenOf(id: number): FieldScreen | undefined {
+  return screens[id];
 }
 
 /** Reserves a per-event cache slot for a value several fields derive from (parsed URL, normalised query name). */

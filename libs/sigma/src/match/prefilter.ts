@@ -1,7 +1,8 @@
 import type { Guard, GuardClause } from '../compile/field-item';
 import { AhoCorasick } from './aho-corasick';
 import type { EventView } from './event-view';
-import { NO_VALUE, partsOf, SLICE, sliceOf, type FieldSlice, type FieldValue } from './field-registry';
+import { ALWAYS, NO_VALUE, partsOf, SLICE, sliceOf, type FieldSlice, type FieldValue } from './field-registry';
+import { screenedGuard } from './screened-guard';
 
 /** The clauses one atom (a lower-cased string) satisfies, by where it must occur in a field value. */
 interface AtomUses {
@@ -76,6 +77,8 @@ export class Prefilter {
   private readonly ruleStamp: Uint32Array;
   private readonly ruleSatisfied: Uint8Array;
   private generation = 0;
+  /** Rules whose every clause a constant field decides in their favour: candidates on every event. */
+  private readonly alwaysRules: number[] = [];
 
   // State of the screen() in progress (kept on the instance so no closure or array is built per event).
   private candidates: number[] = NONE;
@@ -147,8 +150,13 @@ export class Prefilter {
     const clauseRule: number[] = [];
     const clauseFields: number[] = [];
     this.clausesNeeded = new Uint8Array(guards.length);
-    guards.forEach((guard, rule) => {
-      if (!guard) return;
+    guards.forEach((given, rule) => {
+      if (!given) return;
+      const guard = screenedGuard(given);
+      if (guard === ALWAYS) {
+        this.alwaysRules.push(rule);
+        return;
+      }
       this.clausesNeeded[rule] = guard.length;
       for (const clause of guard) {
         const id = clauseRule.length;
@@ -204,6 +212,7 @@ export class Prefilter {
   /** Appends to `candidates` every rule all of whose clauses hold on the event. */
   screen(view: EventView, candidates: number[]): void {
     const { fields, distinct, holders, range } = this;
+    for (let k = 0; k < this.alwaysRules.length; k++) candidates.push(this.alwaysRules[k]);
     if (fields.length === 0) return;
     this.generation = (this.generation + 1) >>> 0 || 1;
     this.candidates = candidates;
