@@ -3,6 +3,7 @@ import {
   Controller,
   HttpCode,
   Inject,
+  Logger,
   NotFoundException,
   Param,
   Post,
@@ -20,6 +21,9 @@ import { packTelemetryRecords } from './pack-batches';
 import { endpointsOf } from './endpoints';
 import { ingestMetrics } from './ingest-metrics';
 
+/** Retry-After for a bus failure that is not backpressure (e.g. the broker is unreachable). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export interface EventsResponse {
   received: number;
   accepted: number;
@@ -33,6 +37,8 @@ export interface EventsResponse {
 @Controller('v1/events')
 @UseGuards(ApiKeyGuard)
 export class IngestController {
+  private readonly logger = new Logger(IngestController.name);
+
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(DISTINCT_COUNTER) private readonly endpoints: DistinctCounter,
@@ -54,10 +60,13 @@ export class IngestController {
     try {
       await this.bus.publish(TOPICS.events.name, records);
     } catch (error) {
-      if (error instanceof BusBackpressureError) {
-        throw Object.assign(new ServiceUnavailableException({ message: error.message }), { retryAfterSeconds: error.retryAfterSeconds });
-      }
-      throw error;
+      // Nothing was accepted: the sensor keeps the batch and retries, so any bus failure is a 503, never a 500.
+      const retryAfterSeconds = error instanceof BusBackpressureError ? error.retryAfterSeconds : UNAVAILABLE_RETRY_AFTER_SECONDS;
+      if (!(error instanceof BusBackpressureError)) this.logger.warn(`publishing ${records.length} record(s) failed: ${String(error)}`);
+      throw Object.assign(
+        new ServiceUnavailableException({ message: error instanceof BusBackpressureError ? error.message : 'the event bus is unavailable; retry later' }),
+        { retryAfterSeconds },
+      );
     }
     await this.endpoints.add(endpointsSeenScope(principal.workspaceId, now), endpointsOf(parsed.events));
     ingestMetrics.record(type, parsed.received, parsed.events.length, parsed.rejected);

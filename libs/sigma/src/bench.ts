@@ -84,9 +84,9 @@ function compare(one: RuleSet, all: RuleSet, items: typeof stream): [number, num
 
 const all = RuleSet.compile(rules);
 const rows: Array<[string, number, number]> = [];
-for (const type of ['http', 'dns'] as const) {
+for (const type of ['http', 'dns', 'ip'] as const) {
   const items = stream.filter((s) => s.type === type);
-  // The single-rule baseline: the first accepted rule of the type (a contains/endswith rule in this corpus).
+  // The single-rule baseline: the first accepted rule of the type (a contains/endswith rule in this corpus; for ip, IP equality).
   const one = RuleSet.compile([rules.find((r) => r.eventTypes.includes(type)) as CompiledRule]);
   rows.push([type, ...compare(one, all, items)]);
 }

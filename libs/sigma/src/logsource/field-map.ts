@@ -5,6 +5,7 @@ import {
   ALWAYS,
   derivedSlot,
   internField,
+  lowerCaseList,
   NO_VALUE,
   OWN_VALUE,
   SLICE,
@@ -14,6 +15,7 @@ import {
   type ScreenAtom,
   type SliceAccessor,
 } from '../match/field-registry';
+import { lowerCase } from '../match/lower-case';
 import { urlPartsOf, type UrlParts } from './url-parts';
 
 interface FieldDef {
@@ -59,13 +61,13 @@ function extensionSlice(u: UrlParts, out: Int32Array): number {
 // Each field reads its event property through its own arrow function (`(e) => e.url`), not a shared
 // `(e) => e[name]`: one property-access site per field stays monomorphic, a shared one does not.
 function lowered(v: unknown): FieldValue {
-  return typeof v === 'string' ? v.toLowerCase() : (v as FieldValue);
+  return typeof v === 'string' ? lowerCase(v) : (v as FieldValue);
 }
 
 const DNS_NAME_SLOT = derivedSlot();
 const normaliseQuery = (e: Record<string, unknown>): string | undefined => {
   if (typeof e.query !== 'string') return undefined;
-  const name = e.query.toLowerCase();
+  const name = lowerCase(e.query);
   return name.endsWith('.') ? name.slice(0, -1) : name;
 };
 
@@ -79,13 +81,13 @@ function registeredDomainOf(host: string | undefined, enrichmentDomain: string |
   return host ? (getDomain(host) ?? undefined) : undefined;
 }
 
-const ALLOW = ['allow', 'allowed', 'accept', 'accepted', 'permit', 'pass', 'forward'];
-const DENY = ['deny', 'denied', 'block', 'blocked', 'drop', 'dropped', 'reject', 'rejected'];
+const ALLOW = lowerCaseList(['allow', 'allowed', 'accept', 'accepted', 'permit', 'pass', 'forward']);
+const DENY = lowerCaseList(['deny', 'denied', 'block', 'blocked', 'drop', 'dropped', 'reject', 'rejected']);
 
 /** Firewall actions vary by vendor: an allowed or denied flow answers to every common spelling. */
 function actionSynonyms(e: Record<string, unknown>): FieldValue {
   if (typeof e.action !== 'string') return undefined;
-  const action = e.action.toLowerCase();
+  const action = lowerCase(e.action);
   if (ALLOW.includes(action)) return ALLOW;
   if (DENY.includes(action)) return DENY;
   return action;
@@ -93,7 +95,7 @@ function actionSynonyms(e: Record<string, unknown>): FieldValue {
 
 function blocked(e: Record<string, unknown>): FieldValue {
   if (typeof e.action !== 'string') return undefined;
-  const action = e.action.toLowerCase();
+  const action = lowerCase(e.action);
   return DENY.includes(action) ? 'true' : ALLOW.includes(action) ? 'false' : undefined;
 }
 
@@ -236,7 +238,7 @@ const BY_TYPE: Record<TelemetryType, FieldDef[]> = {
 };
 
 /** Fields that read results of Vigil's built-in analytics from the enrichment passed at match time. */
-function enrichmentField(name: string, type: TelemetryType): { key: string; get: FieldAccessor; inUrl?: undefined } | undefined {
+function enrichmentField(name: string, type: TelemetryType): { key: string; get: FieldAccessor; inUrl?: undefined; screen?: undefined } | undefined {
   if (name === 'wisdom.flags') return { key: 'enr:flags', get: (_e, x) => x?.flags };
   const flag = /^wisdom\.flags\.(.+)$/.exec(name);
   if (flag) return { key: `enr:flag:${flag[1]}`, get: (_e, x) => (x ? (x.flags ?? []).includes(flag[1]) : undefined) };

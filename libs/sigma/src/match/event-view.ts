@@ -1,12 +1,14 @@
 import type { TelemetryType } from '@vigil/contracts';
 import type { SigmaEnrichment } from '../types';
-import { accessorOf, type FieldValue } from './field-registry';
+import { accessorOf, isLowerCaseList, type FieldValue } from './field-registry';
+import { lowerCase } from './lower-case';
 
 const ABSENT = Symbol('absent');
 const UNSET = Symbol('unset');
 
 function asStrings(value: FieldValue): string[] | null {
   if (value === undefined || value === null) return null;
+  if (isLowerCaseList(value)) return value as string[];
   if (Array.isArray(value)) return value.map(String);
   return [String(value)];
 }
@@ -23,9 +25,6 @@ export class EventView {
   private plain?: Array<string[] | null>;
   private lower?: Array<string[] | null>;
   private derived?: unknown[];
-  /** Strings already lower-cased for this event (several fields often carry the same string, e.g. the URL in the keyword field). */
-  private loweredFrom?: string[];
-  private loweredTo?: string[];
 
   constructor(
     readonly type: TelemetryType,
@@ -73,24 +72,13 @@ export class EventView {
     if (cached === undefined) {
       const value = this.value(id);
       if (value === undefined || value === null) cached = null;
-      else if (Array.isArray(value)) cached = value.map((v) => this.lowered(String(v)));
-      else cached = [this.lowered(String(value))];
+      else if (isLowerCaseList(value)) cached = value as string[];
+      else if (Array.isArray(value)) {
+        cached = new Array<string>(value.length);
+        for (let i = 0; i < value.length; i++) cached[i] = lowerCase(String(value[i]));
+      } else cached = [lowerCase(String(value))];
       lower[id] = cached;
     }
     return cached;
-  }
-
-  /**
-   * The lower-cased form of a string of this event; the same string object for equal inputs, so
-   * callers may tell repeated values apart by identity.
-   */
-  private lowered(s: string): string {
-    const from = (this.loweredFrom ??= []);
-    const to = (this.loweredTo ??= []);
-    for (let i = 0; i < from.length; i++) if (from[i] === s) return to[i];
-    const lower = s.toLowerCase();
-    from.push(s);
-    to.push(lower);
-    return lower;
   }
 }

@@ -85,6 +85,19 @@ export function screenOf(id: number): FieldScreen | undefined {
   return screens[id];
 }
 
+const lowerCaseLists = new WeakSet<readonly Scalar[]>();
+
+/** Marks a constant list of lower-case strings a field returns: views hand it out as its own string and lower-cased forms, building neither. */
+export function lowerCaseList(list: readonly string[]): readonly string[] {
+  Object.freeze(list);
+  lowerCaseLists.add(list);
+  return list;
+}
+
+export function isLowerCaseList(value: FieldValue): value is readonly string[] {
+  return Array.isArray(value) && lowerCaseLists.has(value);
+}
+
 /** Reserves a per-event cache slot for a value several fields derive from (parsed URL, normalised query name). */
 export function derivedSlot(): number {
   return derivedSlots++;
