@@ -1,11 +1,14 @@
 // Jest globalSetup of the `integration` project: provides a real Kafka broker and a real Redis.
-// KAFKA_BROKERS / REDIS_URL, when set, are used as they are; otherwise tools/kafka/start.sh and
-// tools/redis/start.sh start local servers (stopped by global-teardown.cjs). The addresses reach the tests as
+// KAFKA_BROKERS / REDIS_URL, when set, are used as they are; otherwise, when a Docker engine is reachable,
+// testcontainers runs them (tools/integration/containers.cjs), else tools/kafka/start.sh and
+// tools/redis/start.sh start local servers (all stopped by global-teardown.cjs). The addresses reach the tests as
 // VIGIL_TEST_KAFKA_BROKERS / VIGIL_TEST_REDIS_URL (not KAFKA_BROKERS / REDIS_URL, which would switch the
 // e2e project's embedded servers to distributed mode). A server that cannot start does not abort the whole
 // run: its error goes to VIGIL_TEST_*_ERROR and every test that needs it fails with that message.
 const { execFile } = require('node:child_process');
 const path = require('node:path');
+
+const { dockerAvailable, startKafkaContainer, startRedisContainer } = require('./containers.cjs');
 
 const tools = path.join(__dirname, '..');
 
@@ -23,10 +26,23 @@ function runScript(script) {
   });
 }
 
-async function provide(name, external, script, addressVar, stateVar) {
+/** Containers started here, stopped by global-teardown.cjs (same process). */
+globalThis.__vigilTestContainers = globalThis.__vigilTestContainers ?? [];
+
+async function provide(name, external, script, addressVar, stateVar, startContainer) {
   if (external) {
     process.env[`VIGIL_TEST_${name}`] = external;
     return;
+  }
+  if (dockerAvailable()) {
+    try {
+      const { address, container } = await startContainer();
+      globalThis.__vigilTestContainers.push(container);
+      process.env[`VIGIL_TEST_${name}`] = address;
+      return;
+    } catch (error) {
+      process.stderr.write(`[integration] ${name} container failed (${error.message}); using the local server script\n`);
+    }
   }
   try {
     const values = await runScript(script);
@@ -40,8 +56,8 @@ async function provide(name, external, script, addressVar, stateVar) {
 module.exports = async function globalSetup() {
   const started = Date.now();
   await Promise.all([
-    provide('KAFKA_BROKERS', process.env.KAFKA_BROKERS?.trim(), 'kafka/start.sh', 'KAFKA_BROKERS', 'KAFKA_STATE_DIR'),
-    provide('REDIS_URL', process.env.REDIS_URL?.trim(), 'redis/start.sh', 'REDIS_URL', 'REDIS_STATE_DIR'),
+    provide('KAFKA_BROKERS', process.env.KAFKA_BROKERS?.trim(), 'kafka/start.sh', 'KAFKA_BROKERS', 'KAFKA_STATE_DIR', startKafkaContainer),
+    provide('REDIS_URL', process.env.REDIS_URL?.trim(), 'redis/start.sh', 'REDIS_URL', 'REDIS_STATE_DIR', startRedisContainer),
   ]);
   process.stderr.write(
     `\n[integration] Kafka ${process.env.VIGIL_TEST_KAFKA_BROKERS ?? 'unavailable'}, ` +

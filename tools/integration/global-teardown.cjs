@@ -5,6 +5,9 @@ const path = require('node:path');
 const tools = path.join(__dirname, '..');
 
 module.exports = async function globalTeardown() {
+  for (const container of globalThis.__vigilTestContainers ?? []) {
+    await container.stop().catch((error) => process.stderr.write(`[integration] stopping a container: ${error.message}\n`));
+  }
   const stops = [
     ['kafka/stop.sh', process.env.VIGIL_TEST_KAFKA_STATE_DIR],
     ['redis/stop.sh', process.env.VIGIL_TEST_REDIS_STATE_DIR],

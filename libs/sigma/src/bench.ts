@@ -2,23 +2,14 @@
  * Per-event cost of the Sigma engine with one rule and with every accepted rule of the SigmaHQ
  * network subset: `node -r ./tools/register.cjs libs/sigma/src/bench.ts [rules-network dir]`.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { TelemetryType } from '@vigil/contracts';
 import { createRng, POPULAR_DOMAINS, sharedDir } from '@vigil/testing';
-import { compileRule } from './compile/rule-compiler';
-import { loadSigmaDocuments } from './load/yaml-loader';
+import { compileCorpusRules } from './corpus-rules';
 import { RuleSet } from './match/rule-set';
 import type { CompiledRule } from './types';
 
 const rulesDir = process.argv[2] ?? sharedDir('sigma', 'rules-network');
-const manifest = JSON.parse(fs.readFileSync(path.join(rulesDir, 'manifest.json'), 'utf8')).rules as Record<string, unknown>;
-const rules: CompiledRule[] = [];
-for (const file of Object.keys(manifest)) {
-  const loaded = loadSigmaDocuments(fs.readFileSync(path.join(rulesDir, file), 'utf8'), file);
-  const compiled = loaded.documents[0] && compileRule(loaded.documents[0]);
-  if (compiled && compiled.ok) rules.push(compiled.rule);
-}
+const rules: CompiledRule[] = compileCorpusRules(rulesDir);
 
 const rng = createRng('sigma-bench');
 const PATHS = ['/', '/index.html', '/api/v1/items', '/static/app.js', '/login', '/search', '/images/logo.png', '/wp-content/themes/x/style.css'];

@@ -8,3 +8,4 @@ export * from './openapi-validator';
 export * from './vigil-process';
 export * from './shared-dir';
 export * from './distributed';
+export { waitUntil } from './wait-until';

@@ -5,6 +5,7 @@ import { kafkaBrokers } from '../../../../tools/integration/servers';
 import { BusBackpressureError, type BusBatch, type ConsumedRecord } from '../bus';
 import { murmur2Partition } from '../local/murmur2';
 import { KafkaBus, type KafkaBusOptions } from './kafka-bus';
+import { waitUntil } from '@vigil/testing';
 
 /** Fresh topic names per test, so tests never see each other's records. */
 function topic(partitions: number, cleanup: TopicSpec['cleanup'] = 'delete'): TopicSpec {
@@ -30,13 +31,6 @@ afterEach(async () => {
   await Promise.allSettled(open.splice(0).map((bus) => bus.close()));
 });
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const record = (key: string, value: string, headers?: Record<string, string>) => ({ key, value: Buffer.from(value), headers });
 
@@ -52,7 +46,7 @@ describe('KafkaBus against a real broker', () => {
     for (let round = 0; round < 5; round += 1) {
       await bus.publish(spec.name, keys.map((key) => record(key, String(round), { round: String(round), type: 'dns' })));
     }
-    await waitFor(() => received.length >= keys.length * 5, 'all records');
+    await waitUntil(() => received.length >= keys.length * 5, 'all records');
     expect(received).toHaveLength(keys.length * 5);
     for (const key of keys) {
       const ofKey = received.filter((r) => r.key === key);
@@ -71,7 +65,7 @@ describe('KafkaBus against a real broker', () => {
       seenFirst.push(...batch.records.map((r) => r.value.toString()));
     });
     await first.publish(spec.name, ['a1', 'a2', 'a3'].map((v) => record('k', v)));
-    await waitFor(() => seenFirst.length === 3, 'first three records');
+    await waitUntil(() => seenFirst.length === 3, 'first three records');
     await first.close();
 
     const second = await openBus([spec]);
@@ -86,10 +80,10 @@ describe('KafkaBus against a real broker', () => {
       }
       seenSecond.push(...values);
     });
-    await waitFor(() => seenSecond.length === 2, 'the two new records');
+    await waitUntil(() => seenSecond.length === 2, 'the two new records');
     expect(seenSecond).toEqual(['b1', 'b2']);
     await second.publish(spec.name, ['poison1', 'poison2'].map((v) => record('k', v)));
-    await waitFor(() => attempts.length >= 3, 'retries of the failing batch');
+    await waitUntil(() => attempts.length >= 3, 'retries of the failing batch');
     // Retried from the same offset every time: nothing skipped.
     expect(new Set(attempts)).toEqual(new Set(['5']));
     await second.close();
@@ -139,7 +133,7 @@ describe('KafkaBus against a real broker', () => {
     await busB.subscribe({ topic: spec.name, group: 'split' }, async (batch) => void byMember.get('b')?.push(...batch.records));
     const keys = Array.from({ length: 40 }, (_, i) => `host-${i}`);
     await busA.publish(spec.name, keys.map((key) => record(key, key)));
-    await waitFor(() => byMember.get('a')!.length + byMember.get('b')!.length >= keys.length, 'all records across members');
+    await waitUntil(() => byMember.get('a')!.length + byMember.get('b')!.length >= keys.length, 'all records across members');
     const a = byMember.get('a')!;
     const b = byMember.get('b')!;
     expect([...a, ...b].map((r) => r.key).sort()).toEqual([...keys].sort());

@@ -4,6 +4,7 @@ import type { TopicSpec } from '@vigil/contracts';
 import { kafkaBrokers } from '../../../../tools/integration/servers';
 import type { ConsumedRecord, Subscription } from '../bus';
 import { KafkaBus } from './kafka-bus';
+import { waitUntil } from '@vigil/testing';
 
 const topic = (partitions: number, extra: Partial<TopicSpec> = {}): TopicSpec => ({
   name: `it.manual.${randomUUID().slice(0, 8)}`,
@@ -24,13 +25,6 @@ afterEach(async () => {
   await Promise.allSettled(open.splice(0).map((bus) => bus.close()));
 });
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function committed(group: string, name: string): Promise<Map<number, string>> {
   const admin = new Kafka({ brokers: kafkaBrokers(), logLevel: logLevel.NOTHING }).admin();
@@ -60,7 +54,7 @@ describe('KafkaBus manual commits against a real broker', () => {
     const again = await openBus([spec]);
     const resumed: string[] = [];
     await again.subscribe({ topic: spec.name, group: 'm', commit: 'manual' }, async (batch) => void resumed.push(...batch.records.map((r) => r.value.toString())));
-    await waitFor(() => resumed.length >= 6, 'redelivery from offset 4');
+    await waitUntil(() => resumed.length >= 6, 'redelivery from offset 4');
     expect(resumed).toEqual(['v4', 'v5', 'v6', 'v7', 'v8', 'v9']);
   });
 
@@ -77,7 +71,7 @@ describe('KafkaBus manual commits against a real broker', () => {
     const a = await subscribe(busA);
     const b = await subscribe(busB);
     await busA.publish(spec.name, Array.from({ length: 20 }, (_, i) => record(`host-${i}`, 'x')));
-    await waitFor(() => partitionsOf.get(a)!.size + partitionsOf.get(b)!.size === 2 && partitionsOf.get(a)!.size === 1, 'one partition each');
+    await waitUntil(() => partitionsOf.get(a)!.size + partitionsOf.get(b)!.size === 2 && partitionsOf.get(a)!.size === 1, 'one partition each');
     const [pa] = [...partitionsOf.get(a)!];
     const [pb] = [...partitionsOf.get(b)!];
     expect(pa).not.toBe(pb);

@@ -1,5 +1,6 @@
 import type { AlertRecord, Severity, Wisdom } from '@vigil/contracts';
 import type { DetectionHit, ObservedEvent } from '../detections/detection';
+import { domainContextFlags } from '../enrichment/domain-context';
 import { uuidV5 } from '../uuid';
 
 /** Stable across re-delivery: the same (batch, event index) always gives the same alert id. */
@@ -29,7 +30,7 @@ export function mergeWisdom(hits: readonly DetectionHit[]): Wisdom {
  */
 export function buildAlert(observed: ObservedEvent, hits: DetectionHit[]): AlertRecord | undefined {
   if (hits.length === 0 || observed.type === 'lease') return undefined;
-  const wisdom = mergeWisdom(hits);
+  const wisdom = withDomainContext(mergeWisdom(hits), observed);
 
   const severity = Math.max(...hits.map((h) => h.detection.severity)) as Severity;
   return {
@@ -46,4 +47,10 @@ export function buildAlert(observed: ObservedEvent, hits: DetectionHit[]): Alert
       mitreAttack: [...new Set(hits.flatMap((h) => h.detection.mitreAttack))],
     },
   };
+}
+
+/** Adds the destination-name context flags (abused TLD, unranked domain) to an alert's wisdom. */
+function withDomainContext(wisdom: Wisdom, observed: ObservedEvent): Wisdom {
+  const extra = domainContextFlags(wisdom.domain ?? observed.hostname).filter((flag) => !wisdom.flags.includes(flag));
+  return extra.length === 0 ? wisdom : { ...wisdom, flags: [...wisdom.flags, ...extra] };
 }

@@ -1,12 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sharedDir } from '@vigil/testing';
-import { compileRule } from '../compile/rule-compiler';
-import { loadSigmaDocuments } from '../load/yaml-loader';
 import { ruleOf } from '../testing/compile-helpers';
 import type { CompiledRule } from '../types';
 import { AhoCorasick } from './aho-corasick';
 import { RuleSet } from './rule-set';
+import { compileCorpusRules } from '../corpus-rules';
 
 /**
  * The pre-filter scans values as sent (ASCII case folded in the automaton), places hits in URL
@@ -18,12 +17,7 @@ import { RuleSet } from './rule-set';
 const root = sharedDir('sigma', 'rules-network');
 
 function corpusRules(): CompiledRule[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'manifest.json'), 'utf8')).rules as Record<string, unknown>;
-  return Object.keys(manifest).flatMap((f) => {
-    const loaded = loadSigmaDocuments(fs.readFileSync(path.join(root, f), 'utf8'), f);
-    const r = loaded.documents[0] && compileRule(loaded.documents[0]);
-    return r && r.ok ? [r.rule] : [];
-  });
+  return compileCorpusRules(root);
 }
 
 /** Quoted values of the web rules (proxy and webserver), the literals the pre-filter indexes. */

@@ -1,14 +1,11 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { sharedDir } from '@vigil/testing';
 import { plansOf } from '../compile/plans';
-import { compileRule } from '../compile/rule-compiler';
-import { loadSigmaDocuments } from '../load/yaml-loader';
 import { ruleOf } from '../testing/compile-helpers';
 import type { CompiledRule } from '../types';
 import { EventView } from './event-view';
 import { isScreenable, Prefilter } from './prefilter';
 import { RuleSet } from './rule-set';
+import { compileCorpusRules } from '../corpus-rules';
 
 /**
  * Fields screened through another field or decided at build time: firewall `action` (synonyms)
@@ -21,12 +18,7 @@ const firewall = { category: 'firewall' };
 const dnsSource = { category: 'dns' };
 
 function corpusRules(): CompiledRule[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'manifest.json'), 'utf8')).rules as Record<string, unknown>;
-  return Object.keys(manifest).flatMap((f) => {
-    const loaded = loadSigmaDocuments(fs.readFileSync(path.join(root, f), 'utf8'), f);
-    const r = loaded.documents[0] && compileRule(loaded.documents[0]);
-    return r && r.ok ? [r.rule] : [];
-  });
+  return compileCorpusRules(root);
 }
 
 const targeted: CompiledRule[] = [

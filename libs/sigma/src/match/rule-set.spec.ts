@@ -2,12 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sharedDir } from '@vigil/testing';
 import { compileFilter } from '../compile/filter-compiler';
-import { compileRule } from '../compile/rule-compiler';
-import { loadSigmaDocuments } from '../load/yaml-loader';
 import { ruleOf } from '../testing/compile-helpers';
 import type { CompiledRule } from '../types';
 import { AhoCorasick } from './aho-corasick';
 import { RuleSet } from './rule-set';
+import { compileCorpusRules } from '../corpus-rules';
 
 describe('AhoCorasick', () => {
   it('finds every literal occurrence, overlapping ones included', () => {
@@ -22,14 +21,7 @@ describe('AhoCorasick', () => {
 });
 
 function corpusRules(): CompiledRule[] {
-  const root = sharedDir('sigma', 'rules-network');
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'manifest.json'), 'utf8')).rules as Record<string, unknown>;
-  return Object.keys(manifest).flatMap((f) => {
-    const loaded = loadSigmaDocuments(fs.readFileSync(path.join(root, f), 'utf8'), f);
-    if (!loaded.documents.length) return [];
-    const r = compileRule(loaded.documents[0]);
-    return r.ok ? [r.rule] : [];
-  });
+  return compileCorpusRules(sharedDir('sigma', 'rules-network'));
 }
 
 /** Events built from the corpus's own literals, so many rules fire, plus noise. */
