@@ -65,3 +65,15 @@ describe('matchZone', () => {
     expect(matchZone('mcafee.com', zones)).toBeUndefined();
   });
 });
+
+describe('splitHostname memo', () => {
+  it('answers repeated names with the same frozen split, keyed by the name as given', () => {
+    const first = splitHostname('Cache.Example.co.uk.');
+    expect(first).toEqual({ hostname: 'cache.example.co.uk', registeredDomain: 'example.co.uk', subdomain: 'cache' });
+    expect(splitHostname('Cache.Example.co.uk.')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(splitHostname('cache.example.co.uk')).toEqual(first);
+    expect(splitHostname('co.uk')).toBeUndefined();
+    expect(splitHostname('co.uk')).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import { parse } from 'tldts';
+import { BoundedMemo } from './bounded-memo';
 
 /** A host name split at its registrable domain (public suffix list, ICANN + private sections). */
 export interface SplitHostname {
@@ -23,12 +24,21 @@ const PARSE_OPTIONS = {
   validateHostname: false,
 } as const;
 
+// Several detections split the same name of one event, and traffic repeats names: a bounded memo of the
+// (pure) split, keyed by the name as given.
+const splitCache = new BoundedMemo<Readonly<SplitHostname> | undefined>(8192, (name) => splitUncached(name), MAX_NAME_LENGTH + 1);
+
 /**
  * Splits a host name at its registered domain. Returns undefined for IP addresses, bare public
  * suffixes (`com`, `co.uk`), over-long names and names whose registrable part is not a valid host name.
+ * The result is shared between callers (frozen).
  */
-export function splitHostname(name: string): SplitHostname | undefined {
+export function splitHostname(name: string): Readonly<SplitHostname> | undefined {
   if (typeof name !== 'string') return undefined;
+  return splitCache.get(name);
+}
+
+function splitUncached(name: string): Readonly<SplitHostname> | undefined {
   let hostname = name.trim().toLowerCase();
   if (hostname.endsWith('.')) hostname = hostname.slice(0, -1);
   if (hostname.length === 0 || hostname.length > MAX_NAME_LENGTH) return undefined;
@@ -41,7 +51,7 @@ export function splitHostname(name: string): SplitHostname | undefined {
   if (hostname !== domain && !hostname.endsWith(`.${domain}`)) return undefined;
 
   const subdomain = hostname === domain ? '' : hostname.slice(0, hostname.length - domain.length - 1);
-  return { hostname, registeredDomain: domain, subdomain };
+  return Object.freeze({ hostname, registeredDomain: domain, subdomain });
 }
 
 /** The registered (registrable) domain of a host name, or undefined for IPs and invalid names. */

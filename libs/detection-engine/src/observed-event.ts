@@ -74,3 +74,19 @@ export function observeEvent(batch: TelemetryBatch, index: number): ObservedEven
   }
   return observed;
 }
+
+/**
+ * Memoises a pure function of one event, so that several detectors reading the same derived facts (a parsed
+ * request, a parsed certificate) compute them once per event. Entries go with the ObservedEvent.
+ */
+export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed: ObservedEvent) => T {
+  const cache = new WeakMap<ObservedEvent, { value: T }>();
+  return (observed) => {
+    let entry = cache.get(observed);
+    if (entry === undefined) {
+      entry = { value: compute(observed) };
+      cache.set(observed, entry);
+    }
+    return entry.value;
+  };
+}

@@ -16,6 +16,14 @@ describe('parseDistinguishedName', () => {
     expect(attribute(parseDistinguishedName('CN=shop.example.net, O=Acme, Inc., C=US')!, 'O')).toBe('Acme, Inc.');
   });
 
+  it('shares one frozen result per distinct name', () => {
+    const first = parseDistinguishedName('CN=shared.example.net,O=Shared');
+    expect(parseDistinguishedName('CN=shared.example.net,O=Shared')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first!.attributes.get('CN'))).toBe(true);
+    expect(parseDistinguishedName('CN=other.example.net,O=Shared')).not.toBe(first);
+  });
+
   it('returns undefined for empty or attribute-less text and non-strings', () => {
     expect(parseDistinguishedName('')).toBeUndefined();
     expect(parseDistinguishedName('just some text')).toBeUndefined();
@@ -39,6 +47,16 @@ describe('findDefaultMark', () => {
     expect(findDefaultMark(undefined, parseDistinguishedName('CN=Fake LE Intermediate X1'))?.kind).toBe('test-ca');
     expect(findDefaultMark(parseDistinguishedName('CN=localhost.example.net'), undefined)).toBeUndefined();
     expect(findDefaultMark(parseDistinguishedName('CN=testing.example.net'), undefined)).toBeUndefined();
+  });
+
+  it('returns the first mark in list order across subject and issuer', () => {
+    // The list puts the subject's CN=localhost before the issuer's mitmproxy mark, and that before Cobalt Strike's CN.
+    const subject = parseDistinguishedName('CN=localhost');
+    const issuer = parseDistinguishedName('O=mitmproxy,CN=mitmproxy');
+    expect(findDefaultMark(subject, issuer)?.label).toBe('certificate for localhost');
+    expect(findDefaultMark(parseDistinguishedName('CN=major cobalt strike'), issuer)?.kind).toBe('interception');
+    // Matching depends on the field: an issuer-only mark in a subject does not count.
+    expect(findDefaultMark(issuer, undefined)).toBeUndefined();
   });
 });
 

@@ -1,3 +1,5 @@
+import { BoundedMemo } from '../../bounded-memo';
+
 /**
  * Reading X.509 distinguished names and validity dates as sensors report them: RFC 4514 strings
  * (`CN=R3,O=Let's Encrypt,C=US`), OpenSSL one-line form (`/C=US/O=Acme/CN=x`) or `C=GB, ST=London, ...`.
@@ -30,9 +32,18 @@ function splitRdns(text: string): string[] {
   return parts;
 }
 
-/** Parses a distinguished name; undefined when it holds no `type=value` attribute. */
+// Servers present the same few certificates over and over: a bounded memo of parsed names, keyed by the raw
+// string. Names longer than 1024 characters are parsed every time.
+const nameCache = new BoundedMemo<DistinguishedName | undefined>(4096, (text) => parseUncached(text), 1024);
+
+/** Parses a distinguished name; undefined when it holds no `type=value` attribute. The result is shared (frozen). */
 export function parseDistinguishedName(text: unknown): DistinguishedName | undefined {
-  if (typeof text !== 'string' || text.trim().length === 0) return undefined;
+  if (typeof text !== 'string') return undefined;
+  return nameCache.get(text);
+}
+
+function parseUncached(text: string): DistinguishedName | undefined {
+  if (text.trim().length === 0) return undefined;
   const attributes = new Map<string, string[]>();
   let last: string[] | undefined;
   for (const part of splitRdns(text.trim())) {
@@ -53,7 +64,8 @@ export function parseDistinguishedName(text: unknown): DistinguishedName | undef
     .flatMap(([type, values]) => values.map((v) => `${type}=${v.trim().toLowerCase()}`))
     .sort()
     .join(',');
-  return { attributes, canonical };
+  for (const values of attributes.values()) Object.freeze(values);
+  return Object.freeze({ attributes, canonical });
 }
 
 /** The first value of an attribute (`CN`, `O`, ...). */
@@ -67,7 +79,11 @@ export function attribute(name: DistinguishedName, type: string): string | undef
  */
 export function certificateTime(value: unknown): number | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms) || ms <= 0) return undefined;
-  return ms;
+  return timeCache.get(value);
 }
+
+// Every session with a server repeats its certificate's dates.
+const timeCache = new BoundedMemo<number | undefined>(4096, (value) => {
+  const ms = Date.parse(value);
+  return !Number.isFinite(ms) || ms <= 0 ? undefined : ms;
+}, 64);

@@ -1,5 +1,6 @@
 import type { HttpEvent } from '@vigil/contracts';
 import { registeredDomain } from '../../domain';
+import { perEvent } from '../../observed-event';
 import type { PopularityTier } from '../../popularity';
 import type { ObservedEvent } from '../detection';
 import { isPublicAddress, parseAddress } from '../network/ip-ranges';
@@ -37,7 +38,10 @@ function urlPath(url: string): string {
   }
 }
 
-export function readHttpRequest(observed: ObservedEvent): HttpRequest | undefined {
+/** The request facts of an HTTP event, read once per event and shared by the HTTP detections. */
+export const readHttpRequest: (observed: ObservedEvent) => HttpRequest | undefined = perEvent(readHttpRequestOnce);
+
+function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
   if (observed.type !== 'http' || observed.hostname === undefined) return undefined;
   const event = observed.event as HttpEvent;
   const host = observed.hostname;

@@ -1,4 +1,5 @@
 import type { TlsEvent, Wisdom } from '@vigil/contracts';
+import { perEvent } from '../../observed-event';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
 import { isPublicAddress } from '../network/ip-ranges';
 import { attribute, certificateTime, type DistinguishedName, parseDistinguishedName } from './certificate';
@@ -64,9 +65,14 @@ interface TlsCertificate {
   where: string;
   /** Subject CN or the raw subject, for descriptions. */
   name: string;
+  /** See {@link findDefaultMark}. */
+  defaultMark?: DefaultCertificateMark;
 }
 
-function readCertificate(observed: ObservedEvent): TlsCertificate | undefined {
+/** Read once per event and shared by the TLS detectors. */
+const readCertificate = perEvent(readCertificateOnce);
+
+function readCertificateOnce(observed: ObservedEvent): TlsCertificate | undefined {
   if (observed.type !== 'tls') return undefined;
   const event = observed.event as TlsEvent;
   // Internal appliances (printers, NAS, hypervisors) run on self-signed and default certificates by design.
@@ -80,17 +86,44 @@ function readCertificate(observed: ObservedEvent): TlsCertificate | undefined {
   const key = hash ?? (subject !== undefined ? (cn?.toLowerCase() ?? subject.canonical) : `issuer:${issuer!.canonical}`);
   const port = Number.isInteger(event.destPort) ? `:${event.destPort}` : '';
   const where = typeof event.destIP === 'string' && event.destIP.length > 0 ? ` to ${event.destIP}${port}` : '';
-  return { event, subject, issuer, key, where, name };
+  return { event, subject, issuer, key, where, name, defaultMark: findDefaultMark(subject, issuer) };
 }
 
-/** The first default/placeholder mark the certificate carries. */
+/** The first default/placeholder mark the certificate carries (the list's order). */
 export function findDefaultMark(subject: DistinguishedName | undefined, issuer: DistinguishedName | undefined): DefaultCertificateMark | undefined {
-  for (const mark of DEFAULT_CERTIFICATE_MARKS) {
-    const name = mark.field === 'subject' ? subject : issuer;
-    const values = name?.attributes.get(mark.attribute);
-    if (values !== undefined && values.some((v) => markMatches(mark, v))) return mark;
+  const first = Math.min(
+    subject === undefined ? Infinity : firstMarkOf(subject).asSubject,
+    issuer === undefined ? Infinity : firstMarkOf(issuer).asIssuer,
+  );
+  return first === Infinity ? undefined : DEFAULT_CERTIFICATE_MARKS[first];
+}
+
+interface FirstMarks {
+  /** Index in DEFAULT_CERTIFICATE_MARKS of the first subject mark this name carries, Infinity when none. */
+  asSubject: number;
+  asIssuer: number;
+}
+
+// Parsed names are shared (see parseDistinguishedName), so what a name matches is worked out once per name.
+const firstMarks = new WeakMap<DistinguishedName, FirstMarks>();
+
+function firstMarkOf(name: DistinguishedName): FirstMarks {
+  let found = firstMarks.get(name);
+  if (found === undefined) {
+    found = { asSubject: firstMatchingMark(name, 'subject'), asIssuer: firstMatchingMark(name, 'issuer') };
+    firstMarks.set(name, found);
   }
-  return undefined;
+  return found;
+}
+
+function firstMatchingMark(name: DistinguishedName, field: DefaultCertificateMark['field']): number {
+  for (let i = 0; i < DEFAULT_CERTIFICATE_MARKS.length; i++) {
+    const mark = DEFAULT_CERTIFICATE_MARKS[i];
+    if (mark.field !== field) continue;
+    const values = name.attributes.get(mark.attribute);
+    if (values !== undefined && values.some((v) => markMatches(mark, v))) return i;
+  }
+  return Infinity;
 }
 
 function hit(definition: DetectionDefinition, observed: ObservedEvent, cert: TlsCertificate, observations: string[], desc: string, labels?: string[]): DetectionHit {
@@ -111,7 +144,7 @@ export class SelfSignedCertificateDetector implements Detector {
     const cert = readCertificate(observed);
     if (cert?.subject === undefined || cert.issuer === undefined) return undefined;
     if (cert.subject.canonical !== cert.issuer.canonical) return undefined;
-    if (findDefaultMark(cert.subject, cert.issuer) !== undefined) return undefined;
+    if (cert.defaultMark !== undefined) return undefined;
     return hit(
       TLS_SELF_SIGNED,
       observed,
@@ -136,7 +169,7 @@ export class DefaultCertificateDetector implements Detector {
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     const cert = readCertificate(observed);
     if (cert === undefined) return undefined;
-    const mark = findDefaultMark(cert.subject, cert.issuer);
+    const mark = cert.defaultMark;
     if (mark === undefined || (mark.kind === 'c2-framework') !== this.c2) return undefined;
     const value = attribute((mark.field === 'subject' ? cert.subject : cert.issuer)!, mark.attribute);
     const why = {

@@ -1,3 +1,5 @@
+import { BoundedMemo } from '../../bounded-memo';
+
 /**
  * A compact list of User-Agent patterns, each with what it reveals. Attack tools announce themselves in
  * their default User-Agent; Windows' own downloaders (PowerShell, CertUtil, BITS) are how malware fetches its
@@ -55,8 +57,16 @@ export const USER_AGENT_PATTERNS: readonly UserAgentPattern[] = [
   { kind: 'scripting', name: 'Java', pattern: /^Java\/\d/i },
 ];
 
+// A network sends a few hundred distinct User-Agents, each many times, and several detections classify the
+// same one: a bounded memo keyed by the string. Strings over 512 characters are not kept.
+const classifyCache = new BoundedMemo<UserAgentPattern | undefined>(2048, (ua) => firstMatchingPattern(ua), 512);
+
 /** The first pattern the User-Agent matches, most telling kinds first (the list's order). */
 export function classifyUserAgent(userAgent: string): UserAgentPattern | undefined {
+  return classifyCache.get(userAgent);
+}
+
+function firstMatchingPattern(userAgent: string): UserAgentPattern | undefined {
   for (const entry of USER_AGENT_PATTERNS) if (entry.pattern.test(userAgent)) return entry;
   return undefined;
 }
