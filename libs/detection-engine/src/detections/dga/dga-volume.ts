@@ -2,7 +2,8 @@ import type { Wisdom } from '@vigil/contracts';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readLru, writeLru } from '../../state/lru-snapshot';
-import { readArray, readCount, readNumber, readObject, readString, readTuples, readOffset, writeNumber, writeOffset } from '../../state/snapshot';
+import { OccurrenceWindow, readOccurrenceWindow, writeOccurrenceWindow, type OccurrenceDataCodec } from '../../state/occurrence-window';
+import { readNumber, readObject, writeNumber } from '../../state/snapshot';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
 import type {
   DetectionDefinition,
@@ -69,18 +70,14 @@ export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
 /** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
 const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
 
-interface Candidate {
-  lastSeenMs: number;
-  score: number;
-  unreported: number;
-  latest: ObservedEvent;
-}
+/** A host's window of candidate domains (keyed by registered domain), each with its DGA score. */
+type HostWindow = OccurrenceWindow<number>;
 
-interface HostWindow {
-  latestMs: number;
-  /** Keyed by registered domain; Map order = least recently seen first. */
-  domains: Map<string, Candidate>;
-}
+const SCORE_CODEC: OccurrenceDataCodec<number> = {
+  width: 1,
+  write: (score) => [writeNumber(score)],
+  read: ([score], at) => readNumber(score, `${at}.score`),
+};
 
 export class DgaVolumeDetector implements Detector {
   readonly definition = DGA_VOLUME;
@@ -135,20 +132,17 @@ export class DgaVolumeDetector implements Detector {
     const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
     let window = this.hosts.get(hostKey);
     if (window === undefined) {
-      window = { latestMs: observed.timeMs, domains: new Map() };
+      window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);
       this.hosts.set(hostKey, window);
     }
-    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
-    window.latestMs = Math.max(window.latestMs, observed.timeMs);
-    this.record(window, r.domain, score, observed);
-    this.prune(window);
-    if (window.domains.size < this.options.minDistinctDomains) return undefined;
+    if (!window.add(r.domain, observed, score)) return undefined;
+    if (window.size < this.options.minDistinctDomains) return undefined;
     return this.hit(window, r.domain, observed);
   }
 
   stateStats(): DetectorStateStats {
     let largestKey = 0;
-    for (const window of this.hosts.values()) largestKey = Math.max(largestKey, window.domains.size);
+    for (const window of this.hosts.values()) largestKey = Math.max(largestKey, window.size);
     return { keys: this.hosts.size, maxKeys: this.hosts.maxSize, largestKey, maxEntriesPerKey: this.options.maxDomainsPerHost };
   }
 
@@ -163,10 +157,7 @@ export class DgaVolumeDetector implements Detector {
    */
   snapshot(events: SnapshotEventWriter): unknown {
     return {
-      h: writeLru(this.hosts, (w) => [
-        writeNumber(w.latestMs),
-        [...w.domains].flatMap(([domain, c]) => [domain, writeOffset(w.latestMs, c.lastSeenMs), writeNumber(c.score), c.unreported, events.observed(c.latest)]),
-      ]),
+      h: writeLru(this.hosts, (w) => writeOccurrenceWindow(w, SCORE_CODEC, events)),
       f: writeLru(this.firstSeen, writeNumber),
     };
   }
@@ -174,66 +165,25 @@ export class DgaVolumeDetector implements Detector {
   restore(state: unknown, events: SnapshotEventReader): void {
     const parts = state === undefined ? {} : readObject(state, DGA_VOLUME.id);
     const hosts = new LruMap<string, HostWindow>(this.hosts.maxSize);
-    readLru(
-      hosts,
-      parts.h,
-      (value, at) => {
-        const [latest, flat] = readArray(value, at);
-        const latestMs = readNumber(latest, `${at}.latestMs`);
-        const tuples = readTuples(flat, 5, `${at}.domains`);
-        const domains = new Map<string, Candidate>();
-        for (let i = Math.max(0, tuples.length - 5 * this.options.maxDomainsPerHost); i < tuples.length; i += 5) {
-          domains.set(readString(tuples[i], `${at}.domain`), {
-            lastSeenMs: readOffset(latestMs, tuples[i + 1], `${at}.age`),
-            score: readNumber(tuples[i + 2], `${at}.score`),
-            unreported: readCount(tuples[i + 3], `${at}.unreported`),
-            latest: events.observed(tuples[i + 4], `${at}.event`),
-          });
-        }
-        return { latestMs, domains };
-      },
-      `${DGA_VOLUME.id}.h`,
-    );
+    const options = { windowMs: this.options.windowMs, maxEntries: this.options.maxDomainsPerHost };
+    readLru(hosts, parts.h, (value, at) => readOccurrenceWindow(value, at, options, SCORE_CODEC, events), `${DGA_VOLUME.id}.h`);
     readLru(this.firstSeen, parts.f, (value, at) => readNumber(value, at), `${DGA_VOLUME.id}.f`);
-    readLru(this.hosts, [...hosts.items()].flat(), (value) => value as HostWindow, `${DGA_VOLUME.id}.h`);
-  }
-
-  private record(window: HostWindow, domain: string, score: number, observed: ObservedEvent): void {
-    const previous = window.domains.get(domain);
-    window.domains.delete(domain);
-    window.domains.set(domain, {
-      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
-      score,
-      unreported: (previous?.unreported ?? 0) + 1,
-      latest: observed,
-    });
-    while (window.domains.size > this.options.maxDomainsPerHost) window.domains.delete(window.domains.keys().next().value as string);
-  }
-
-  private prune(window: HostWindow): void {
-    const cutoff = window.latestMs - this.options.windowMs;
-    for (const [domain, c] of window.domains) if (c.lastSeenMs < cutoff) window.domains.delete(domain);
+    // Both parts decoded before either is installed, so a malformed `f` leaves the windows untouched.
+    this.hosts.clear();
+    for (const [key, window] of hosts.items()) this.hosts.set(key, window);
   }
 
   /** Reports every lookup not yet reported: the build-up when it first fires, one lookup afterwards. */
   private hit(window: HostWindow, domain: string, trigger: ObservedEvent): DetectionHit {
-    const entries = [...window.domains];
+    const entries = [...window.entries];
     const wisdom: Wisdom = { flags: [...DGA_VOLUME.flags], domain };
-    let weight = 0;
-    const pending: { event: ObservedEvent; domain: string }[] = [];
-    for (const [d, c] of entries) {
-      if (c.unreported === 0) continue;
-      weight += c.unreported;
-      if (c.latest !== trigger) pending.push({ event: c.latest, domain: d });
-      c.unreported = 0;
-    }
-    pending.sort((a, b) => a.event.timeMs - b.event.timeMs);
+    const { weight, pending } = window.takeUnreported(trigger);
     const evidence: EvidenceEvent[] = [
-      ...pending.slice(-(this.options.maxEvidence - 1)).map((p) => ({ event: p.event, wisdom: { ...wisdom, domain: p.domain } })),
+      ...pending.slice(-(this.options.maxEvidence - 1)).map((p) => ({ event: p.event, wisdom: { ...wisdom, domain: p.key } })),
       { event: trigger, wisdom },
     ];
     const distinct = entries.length;
-    const meanScore = entries.reduce((s, [, c]) => s + c.score, 0) / distinct;
+    const meanScore = entries.reduce((s, [, c]) => s + c.data, 0) / distinct;
     const windowSeconds = Math.round(this.options.windowMs / 1000);
     const examples = entries.slice(-3).map(([d]) => d).join(', ');
     return {

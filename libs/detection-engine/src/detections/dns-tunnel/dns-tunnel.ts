@@ -3,7 +3,8 @@ import { matchZone, splitHostname, zoneSet } from '../../domain';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readLru, writeLru } from '../../state/lru-snapshot';
-import { readArray, readCount, readNumber, readString, readTuples, readOffset, writeNumber, writeOffset } from '../../state/snapshot';
+import { OccurrenceWindow, readOccurrenceWindow, writeOccurrenceWindow, type OccurrenceDataCodec } from '../../state/occurrence-window';
+import { readNumber, readString } from '../../state/snapshot';
 import type {
   DetectionDefinition,
   DetectionHit,
@@ -69,28 +70,24 @@ export const DEFAULT_DNS_TUNNEL_OPTIONS: DnsTunnelOptions = {
   thresholds: DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
 };
 
-interface WindowEntry {
-  lastSeenMs: number;
+/** What a window keeps of each random-looking subdomain. */
+interface TunnelPayload {
   payloadLength: number;
   charset: PayloadCharset;
-  /** Occurrences not yet reported in a hit. */
-  unreported: number;
-  /** Latest occurrence, kept for evidence while unreported. */
-  latest: ObservedEvent;
 }
 
-interface TunnelWindow {
-  latestMs: number;
-  /** Keyed by lower-case subdomain; Map order = least recently seen first. */
-  entries: Map<string, WindowEntry>;
-}
+const PAYLOAD_CODEC: OccurrenceDataCodec<TunnelPayload> = {
+  width: 2,
+  write: (p) => [p.payloadLength, p.charset],
+  read: ([length, charset], at) => ({ payloadLength: readNumber(length, `${at}.payloadLength`), charset: readString(charset, `${at}.charset`) as PayloadCharset }),
+};
 
 export class DnsTunnelDetector implements Detector {
   readonly definition = DNS_TUNNEL;
   readonly types = ['dns'] as const;
   private readonly options: DnsTunnelOptions;
   private readonly allowList: ReadonlySet<string>;
-  private readonly windows: LruMap<string, TunnelWindow>;
+  private readonly windows: LruMap<string, OccurrenceWindow<TunnelPayload>>;
 
   constructor(options: Partial<DnsTunnelOptions> = {}) {
     this.options = { ...DEFAULT_DNS_TUNNEL_OPTIONS, ...options };
@@ -122,22 +119,17 @@ export class DnsTunnelDetector implements Detector {
     const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${split.registeredDomain}`;
     let window = this.windows.get(windowKey);
     if (window === undefined) {
-      window = { latestMs: observed.timeMs, entries: new Map() };
+      window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxSubdomainsPerKey);
       this.windows.set(windowKey, window);
     }
-    // Out-of-order events older than the window no longer say anything about the current rate.
-    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
-    window.latestMs = Math.max(window.latestMs, observed.timeMs);
-    this.record(window, split.subdomain, observed, assessment.payload.length, assessment.payload.charset);
-    this.prune(window);
-
-    if (window.entries.size < this.options.minDistinctSubdomains) return undefined;
+    if (!window.add(split.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset })) return undefined;
+    if (window.size < this.options.minDistinctSubdomains) return undefined;
     return this.hit(window, split.registeredDomain, observed);
   }
 
   stateStats(): DetectorStateStats {
     let largestKey = 0;
-    for (const window of this.windows.values()) largestKey = Math.max(largestKey, window.entries.size);
+    for (const window of this.windows.values()) largestKey = Math.max(largestKey, window.size);
     return {
       keys: this.windows.size,
       maxKeys: this.windows.maxSize,
@@ -148,77 +140,25 @@ export class DnsTunnelDetector implements Detector {
 
   /** Per window `[latestMs, [subdomain, age, payloadLength, charset, unreported, event, ...]]`, ages relative to latestMs. */
   snapshot(events: SnapshotEventWriter): unknown {
-    return writeLru(this.windows, (w) => [
-      writeNumber(w.latestMs),
-      [...w.entries].flatMap(([sub, e]) => [sub, writeOffset(w.latestMs, e.lastSeenMs), e.payloadLength, e.charset, e.unreported, events.observed(e.latest)]),
-    ]);
+    return writeLru(this.windows, (w) => writeOccurrenceWindow(w, PAYLOAD_CODEC, events));
   }
 
   restore(state: unknown, events: SnapshotEventReader): void {
-    readLru(
-      this.windows,
-      state,
-      (value, at) => {
-        const [latest, flat] = readArray(value, at);
-        const latestMs = readNumber(latest, `${at}.latestMs`);
-        const tuples = readTuples(flat, 6, `${at}.entries`);
-        const entries = new Map<string, WindowEntry>();
-        for (let i = Math.max(0, tuples.length - 6 * this.options.maxSubdomainsPerKey); i < tuples.length; i += 6) {
-          entries.set(readString(tuples[i], `${at}.subdomain`), {
-            lastSeenMs: readOffset(latestMs, tuples[i + 1], `${at}.age`),
-            payloadLength: readNumber(tuples[i + 2], `${at}.payloadLength`),
-            charset: readString(tuples[i + 3], `${at}.charset`) as PayloadCharset,
-            unreported: readCount(tuples[i + 4], `${at}.unreported`),
-            latest: events.observed(tuples[i + 5], `${at}.event`),
-          });
-        }
-        return { latestMs, entries };
-      },
-      DNS_TUNNEL.id,
-    );
-  }
-
-  private record(window: TunnelWindow, subdomain: string, observed: ObservedEvent, payloadLength: number, charset: PayloadCharset): void {
-    const previous = window.entries.get(subdomain);
-    window.entries.delete(subdomain);
-    window.entries.set(subdomain, {
-      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
-      payloadLength,
-      charset,
-      unreported: (previous?.unreported ?? 0) + 1,
-      latest: observed,
-    });
-    while (window.entries.size > this.options.maxSubdomainsPerKey) {
-      window.entries.delete(window.entries.keys().next().value as string);
-    }
-  }
-
-  private prune(window: TunnelWindow): void {
-    const cutoff = window.latestMs - this.options.windowMs;
-    for (const [subdomain, entry] of window.entries) {
-      if (entry.lastSeenMs < cutoff) window.entries.delete(subdomain);
-    }
+    const options = { windowMs: this.options.windowMs, maxEntries: this.options.maxSubdomainsPerKey };
+    readLru(this.windows, state, (value, at) => readOccurrenceWindow(value, at, options, PAYLOAD_CODEC, events), DNS_TUNNEL.id);
   }
 
   /** Reports every occurrence not yet reported (the build-up on first firing, one event afterwards). */
-  private hit(window: TunnelWindow, domain: string, trigger: ObservedEvent): DetectionHit {
-    const entries = [...window.entries.values()];
+  private hit(window: OccurrenceWindow<TunnelPayload>, domain: string, trigger: ObservedEvent): DetectionHit {
+    const payloads = [...window.entries.values()].map((entry) => entry.data);
     const wisdom: Wisdom = { flags: [...DNS_TUNNEL.flags], domain };
-    let weight = 0;
-    const pending: ObservedEvent[] = [];
-    for (const entry of entries) {
-      if (entry.unreported === 0) continue;
-      weight += entry.unreported;
-      if (entry.latest !== trigger) pending.push(entry.latest);
-      entry.unreported = 0;
-    }
-    pending.sort((a, b) => a.timeMs - b.timeMs);
-    const evidence: EvidenceEvent[] = [...pending.slice(-(this.options.maxEvidence - 1)), trigger].map((event) => ({ event, wisdom }));
+    const { weight, pending } = window.takeUnreported(trigger);
+    const evidence: EvidenceEvent[] = [...pending.slice(-(this.options.maxEvidence - 1)).map((p) => p.event), trigger].map((event) => ({ event, wisdom }));
 
-    const distinct = entries.length;
-    const meanLength = Math.round(entries.reduce((sum, e) => sum + e.payloadLength, 0) / distinct);
+    const distinct = payloads.length;
+    const meanLength = Math.round(payloads.reduce((sum, p) => sum + p.payloadLength, 0) / distinct);
     const windowSeconds = Math.round(this.options.windowMs / 1000);
-    const encoding = dominantCharset(entries);
+    const encoding = dominantCharset(payloads);
     return {
       detection: DNS_TUNNEL,
       key: domain,
@@ -245,8 +185,8 @@ function originalCaseSubdomain(rawHostname: string, domain: string, lowerSubdoma
   return rawHostname.slice(0, -tailLength);
 }
 
-function dominantCharset(entries: WindowEntry[]): PayloadCharset {
+function dominantCharset(payloads: TunnelPayload[]): PayloadCharset {
   const counts = new Map<PayloadCharset, number>();
-  for (const entry of entries) counts.set(entry.charset, (counts.get(entry.charset) ?? 0) + 1);
+  for (const payload of payloads) counts.set(payload.charset, (counts.get(payload.charset) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1])[0][0];
 }
