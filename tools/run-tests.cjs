@@ -6,6 +6,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+// The e2e project fuzzes the API with Schemathesis from PyPI: install it first (once, into .cache).
+const fuzzer = spawnSync('bash', [path.join(__dirname, 'schemathesis/ensure-venv.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (fuzzer.status !== 0) console.error('warning: Schemathesis could not be installed; the API fuzzing test will fail');
+
 const results = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-jest-')), 'results.json');
 const jest = require.resolve('jest/bin/jest');
 const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${results}`, ...process.argv.slice(2)], { stdio: 'inherit' });

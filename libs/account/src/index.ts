@@ -4,3 +4,5 @@ export * from './account.module';
 export * from './admin-token';
 export * from './duration';
 export * from './migrations';
+export { AdminGuard } from './http/admin.guard';
+export { OperatorTokenVerifier } from './http/operator-token.verifier';

@@ -4,29 +4,27 @@ import {
   ForbiddenException,
   HttpException,
   HttpStatus,
-  Inject,
   Injectable,
   SetMetadata,
   UnauthorizedException,
   createParamDecorator,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { RATE_LIMITER, type RateLimiter } from '@vigil/counters';
-import { apiKeyFromAuthorization } from './basic-auth';
+import type { CredentialRefusal } from '@vigil/platform';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { Principal } from './key-directory';
-import { KeyDirectoryService } from './key-directory.service';
 
-const ALLOW_EXPIRED = 'vigil:allow-expired';
+export const ALLOW_EXPIRED_KEY = 'vigil:allow-expired';
 
 /** Marks a route that still answers for an expired key (account status). */
-export const AllowExpiredKey = () => SetMetadata(ALLOW_EXPIRED, true);
+export const AllowExpiredKey = () => SetMetadata(ALLOW_EXPIRED_KEY, true);
 
 interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
-  principal?: Principal;
+  principal?: Principal | null;
 }
 
-/** The authenticated principal of the request (set by ApiKeyGuard). */
+/** The authenticated principal of the request (set by the request gate or by ApiKeyGuard). */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
   const principal = ctx.switchToHttp().getRequest<AuthenticatedRequest>().principal;
   if (!principal) throw new Error('CurrentPrincipal used on a route without ApiKeyGuard');
@@ -40,34 +38,34 @@ export class TooManyRequestsException extends HttpException {
 }
 
 /**
- * HTTP Basic authentication with the API key as user name (password ignored), then the per-key rate limit.
- * Missing, unknown or revoked key → 401; expired key → 403 except on @AllowExpiredKey routes; over the
- * limit → 429 with Retry-After.
+ * Requires an API key (see ApiKeyAuthenticator). In the HTTP server the request gate has already checked the key
+ * and counted the request before its body was read, and attached the principal: the guard then only re-checks
+ * expiry against this route's @AllowExpiredKey, and counts nothing. Without a gate (a Nest application built
+ * some other way) it does the whole check itself.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly keys: KeyDirectoryService,
+    private readonly authenticator: ApiKeyAuthenticator,
     private readonly reflector: Reflector,
-    @Inject(RATE_LIMITER) private readonly rateLimiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers.authorization;
-    const key = apiKeyFromAuthorization(Array.isArray(header) ? header[0] : header);
-    if (!key) throw new UnauthorizedException({ message: 'Missing API key: send it as the HTTP Basic user name' });
-    const lookup = this.keys.lookup(key);
-    if (lookup.outcome === 'unknown') throw new UnauthorizedException({ message: 'Unknown API key' });
-    if (lookup.outcome === 'revoked') throw new UnauthorizedException({ message: 'This API key has been revoked' });
-    const { principal } = lookup;
-    const allowExpired = this.reflector.getAllAndOverride<boolean>(ALLOW_EXPIRED, [context.getHandler(), context.getClass()]);
-    if (principal.expired && !allowExpired) {
-      throw new ForbiddenException({ message: `This API key expired on ${principal.expiresAt}` });
+    const expiredKeyAllowed = this.reflector.getAllAndOverride<boolean>(ALLOW_EXPIRED_KEY, [context.getHandler(), context.getClass()]) === true;
+    if (request.principal) {
+      if (request.principal.expired && !expiredKeyAllowed) throw new ForbiddenException({ message: `This API key expired on ${request.principal.expiresAt}` });
+      return true;
     }
-    const decision = await this.rateLimiter.consume(principal.keyHash);
-    if (!decision.allowed) throw new TooManyRequestsException(decision.retryAfterSeconds);
-    request.principal = principal;
+    const check = await this.authenticator.verify(request.headers, { expiredKeyAllowed });
+    if (!check.accepted) throw exceptionFor(check);
+    request.principal = check.principal as Principal;
     return true;
   }
+}
+
+function exceptionFor(refusal: CredentialRefusal): HttpException {
+  if (refusal.status === 429) return new TooManyRequestsException(refusal.retryAfterSeconds ?? 1);
+  if (refusal.status === 403) return new ForbiddenException({ message: refusal.message });
+  return new UnauthorizedException({ message: refusal.message });
 }

@@ -50,9 +50,44 @@ describe('loadConfig', () => {
     [{ VIGIL_INTEL_LISTS: 'vigil:ftp://host/list' }, 'VIGIL_INTEL_LISTS'],
     [{ VIGIL_INTEL_LISTS: 'vigil:' }, 'VIGIL_INTEL_LISTS'],
     [{ VIGIL_DNS_RESOLVERS: '10.0.0.53,dns.local' }, 'VIGIL_DNS_RESOLVERS'],
+    [{ VIGIL_HEADERS_TIMEOUT_MS: '30s' }, 'VIGIL_HEADERS_TIMEOUT_MS'],
+    [{ VIGIL_HEADERS_TIMEOUT_MS: '999' }, 'VIGIL_HEADERS_TIMEOUT_MS'],
+    [{ VIGIL_REQUEST_TIMEOUT_MS: '0' }, 'VIGIL_REQUEST_TIMEOUT_MS'],
+    [{ VIGIL_REQUEST_TIMEOUT_MS: '10000', VIGIL_HEADERS_TIMEOUT_MS: '20000' }, 'VIGIL_HEADERS_TIMEOUT_MS'],
+    [{ VIGIL_IDLE_TIMEOUT_MS: '-1' }, 'VIGIL_IDLE_TIMEOUT_MS'],
+    [{ VIGIL_KEEP_ALIVE_TIMEOUT_MS: '600001' }, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ VIGIL_MAX_REQUESTS_PER_CONNECTION: '0' }, 'VIGIL_MAX_REQUESTS_PER_CONNECTION'],
+    [{ VIGIL_MAX_CONNECTIONS: 'many' }, 'VIGIL_MAX_CONNECTIONS'],
   ])('fails fast naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('has connection-level limits that fit 10 MB bodies on slow links, each configurable', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 30_000,
+      requestTimeoutMs: 300_000,
+      idleTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+      maxRequestsPerConnection: 1000,
+      maxConnections: 1000,
+    });
+    const custom = loadConfig({
+      VIGIL_HEADERS_TIMEOUT_MS: '1000',
+      VIGIL_REQUEST_TIMEOUT_MS: '3000',
+      VIGIL_IDLE_TIMEOUT_MS: '2000',
+      VIGIL_KEEP_ALIVE_TIMEOUT_MS: '5000',
+      VIGIL_MAX_REQUESTS_PER_CONNECTION: '10',
+      VIGIL_MAX_CONNECTIONS: '4',
+    }).http;
+    expect(custom).toEqual({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 3000,
+      idleTimeoutMs: 2000,
+      keepAliveTimeoutMs: 5000,
+      maxRequestsPerConnection: 10,
+      maxConnections: 4,
+    });
   });
 
   it('parses the rate limit and TLS options', () => {

@@ -36,11 +36,31 @@ export interface IntelConfig {
   refreshSeconds: number;
 }
 
+/**
+ * Connection-level limits of the HTTP server: what a client may hold without sending a complete request.
+ * See README "Configuration" for why the defaults suit 10 MB telemetry bodies from sensors on slow links.
+ */
+export interface HttpLimitsConfig {
+  /** The request line and headers must arrive within this many ms of the request's start (408 after). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this many ms (408 after): cuts off slow bodies. */
+  requestTimeoutMs: number;
+  /** A connection with no traffic either way for this many ms while a request is open is closed. */
+  idleTimeoutMs: number;
+  /** An idle keep-alive connection (between requests) is closed after this many ms. */
+  keepAliveTimeoutMs: number;
+  /** Requests served on one keep-alive connection before the server asks the client to reconnect. */
+  maxRequestsPerConnection: number;
+  /** Open connections at once; further ones are refused (closed at once) until one ends. */
+  maxConnections: number;
+}
+
 export interface VigilConfig {
   host: string;
   port: number;
   dataDir: string;
   tls: TlsConfig;
+  http: HttpLimitsConfig;
   bus: BusConfig;
   store: StoreConfig;
   counters: CountersConfig;
@@ -109,6 +129,25 @@ function readTls(env: Env): TlsConfig {
   if (cert && key) return { kind: 'files', certFile: cert, keyFile: key };
   if (selfSigned === '1' || selfSigned === 'true') return { kind: 'self-signed' };
   return { kind: 'none' };
+}
+
+/** `VIGIL_HEADERS_TIMEOUT_MS`, `VIGIL_REQUEST_TIMEOUT_MS`, ...: connection-level limits (see HttpLimitsConfig). */
+function readHttpLimits(env: Env): HttpLimitsConfig {
+  const limits: HttpLimitsConfig = {
+    headersTimeoutMs: readInteger(env, 'VIGIL_HEADERS_TIMEOUT_MS', 30_000, 1000, 600_000),
+    requestTimeoutMs: readInteger(env, 'VIGIL_REQUEST_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    idleTimeoutMs: readInteger(env, 'VIGIL_IDLE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    keepAliveTimeoutMs: readInteger(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    maxRequestsPerConnection: readInteger(env, 'VIGIL_MAX_REQUESTS_PER_CONNECTION', 1000, 1, 1_000_000),
+    maxConnections: readInteger(env, 'VIGIL_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+  };
+  // Node refuses a headers timeout longer than the request timeout (the headers are part of the request).
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      `VIGIL_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed VIGIL_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`,
+    );
+  }
+  return limits;
 }
 
 function readLogLevel(env: Env): VigilConfig['logLevel'] {
@@ -197,6 +236,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     port: readInteger(env, 'VIGIL_PORT', 8080, 0, 65535),
     dataDir,
     tls: readTls(env),
+    http: readHttpLimits(env),
     bus: brokers ? { kind: 'kafka', brokers: brokers.split(',') } : { kind: 'local', dir: path.join(dataDir, 'bus') },
     store: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl } : { kind: 'chdb', path: path.join(dataDir, 'clickhouse') },
     counters: redisUrl ? { kind: 'redis', url: redisUrl } : { kind: 'memory' },

@@ -65,6 +65,47 @@ export interface CustomerRuleSummary {
   status: string;
   fileName: string;
   updatedAt: string;
+  /** `quarantined`: the scoring engines could not load this version of the rule (see `reason`); it does not run. */
+  state: CustomerRuleState;
+  /** Why the rule is quarantined. */
+  reason?: string;
+}
+
+export type CustomerRuleState = 'active' | 'quarantined';
+
+/** A document of a workspace's rule set that the scoring engines could not load (compile error, budget, exception). */
+export interface QuarantinedRule {
+  id: string;
+  /** The `updatedAt` of the stored version that was quarantined (a later upload of the rule is judged afresh). */
+  updatedAt: string;
+  reason: string;
+}
+
+/**
+ * Value of a record on `ctl.rule-status.v1` (compacted, keyed by workspaceId): what the scoring engines made of
+ * the workspace's rule set of `version`. JSON.
+ */
+export interface WorkspaceRuleStatus {
+  v: 1;
+  workspaceId: string;
+  version: number;
+  quarantined: QuarantinedRule[];
+}
+
+export function encodeRuleStatusRecord(status: WorkspaceRuleStatus): Buffer {
+  return Buffer.from(JSON.stringify(status), 'utf8');
+}
+
+/** @throws Error when the value is not a WorkspaceRuleStatus of version 1. */
+export function decodeRuleStatusRecord(value: Buffer): WorkspaceRuleStatus {
+  const parsed = JSON.parse(value.toString('utf8')) as Partial<WorkspaceRuleStatus>;
+  const entriesOk =
+    Array.isArray(parsed?.quarantined) &&
+    parsed.quarantined.every((q) => typeof q?.id === 'string' && typeof q.updatedAt === 'string' && typeof q.reason === 'string');
+  if (parsed?.v !== 1 || typeof parsed.workspaceId !== 'string' || typeof parsed.version !== 'number' || !entriesOk) {
+    throw new Error('not a version 1 workspace rule status');
+  }
+  return parsed as WorkspaceRuleStatus;
 }
 
 /** gzip'ed JSON: SigmaHQ-style YAML compresses about 5x, which keeps large workspaces far below record limits. */

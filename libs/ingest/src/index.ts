@@ -7,3 +7,4 @@ export * from './ip-address';
 export * from './schemas';
 export * from './validate';
 export * from './parse-batch';
+export * from './event-bounds';

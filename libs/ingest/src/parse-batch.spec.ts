@@ -57,6 +57,45 @@ describe('parseTelemetryBatch', () => {
     expect({ received: parsed.received, accepted: parsed.events.length, rejected: parsed.rejected, notJson: parsed.notJson }).toEqual(expected);
   });
 
+  describe('per-event bounds keep the rest of the batch', () => {
+    const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const good = '{"query":"a.example"}';
+    const inEvent = (value: string) => `{"query":"deep.example","x":${value}}`;
+    const manyKeys = (count: number) => '{"query":"wide.example",' + Array.from({ length: count }, (_, i) => `"k${i}":1`).join(',') + '}';
+    const summary = (body: string) => {
+      const parsed = parseTelemetryBatch('dns', Buffer.from(body), NOW);
+      return { received: parsed.received, accepted: parsed.events.length, rejected: parsed.rejected, notJson: parsed.notJson };
+    };
+
+    it.each<[string, string, string]>([
+      ['a 100k-deep object in an event (NDJSON)', [good, inEvent(deepObject(100_000)), good].join('\n'), 'too_deep'],
+      ['a 100k-deep array in an event (NDJSON)', [good, inEvent(deepArray(100_000)), good].join('\n'), 'too_deep'],
+      ['a 100k-deep object in an event (concatenated)', good + inEvent(deepObject(100_000)) + good, 'too_deep'],
+      ['a 100k-deep array in an event (concatenated)', good + inEvent(deepArray(100_000)) + good, 'too_deep'],
+      ['a 1M-deep array in an event (one 2 MB line)', [good, inEvent(deepArray(1_000_000)), good].join('\n'), 'too_deep'],
+      ['a 300-deep object in an event (fast path)', [good, inEvent(deepObject(300)), good].join('\n'), 'too_deep'],
+      ['a 300-deep object in an event (scanner)', good + inEvent(deepObject(300)) + good, 'too_deep'],
+      ['a 100k-deep event in a top-level array', `[${good},${inEvent(deepArray(100_000))},${good}]`, 'too_deep'],
+      ['a 100k-deep event in a pretty-printed top-level array', `[\n${good},\n${inEvent(deepArray(100_000))},\n${good}\n]`, 'too_deep'],
+      ['an event with 600k fields (10 MB)', [good, manyKeys(600_000), good].join('\n'), 'too_many_fields'],
+      ['an event with 600k fields between concatenated events', good + manyKeys(600_000) + good, 'too_many_fields'],
+      ['an event with a 5 MB string', [good, `{"query":"a.example","note":"${'x'.repeat(5_000_000)}"}`, good].join('\n'), 'string_too_long'],
+    ])('%s', (_name, body, reason) => {
+      expect(summary(body)).toEqual({ received: 3, accepted: 2, rejected: { [reason]: 1 }, notJson: false });
+    });
+
+    it('answers per event, not with a 400, when the only event is too deep', () => {
+      expect(summary(inEvent(deepObject(100_000)))).toEqual({ received: 1, accepted: 0, rejected: { too_deep: 1 }, notJson: false });
+      expect(summary(inEvent(deepArray(100_000)))).toEqual({ received: 1, accepted: 0, rejected: { too_deep: 1 }, notJson: false });
+    });
+
+    it('still answers 400 for a body with no JSON object, however deep', () => {
+      expect(summary(`[${deepArray(100_000)}]`)).toEqual({ received: 1, accepted: 0, rejected: { not_an_object: 1 }, notJson: true });
+      expect(summary(deepArray(100_000) + ' 1')).toEqual({ received: 2, accepted: 0, rejected: { not_an_object: 2 }, notJson: true });
+    });
+  });
+
   it('returns normalised events in body order', () => {
     const body = Buffer.from(
       lines(

@@ -1,5 +1,5 @@
 import type { TelemetryEvent, TelemetryType } from '@vigil/contracts';
-import { isJsonObject, splitJsonObjects } from './split';
+import { isObjectItem, splitJsonObjects } from './split';
 import { createEventNormalizer } from './validate';
 
 export interface ParsedTelemetryBatch {
@@ -7,12 +7,12 @@ export interface ParsedTelemetryBatch {
   received: number;
   /** The accepted, normalised events, in body order. */
   events: TelemetryEvent[];
-  /** Rejection reason → count, e.g. `{ invalid_json: 1, missing_query: 2 }`. */
+  /** Rejection reason → count, e.g. `{ invalid_json: 1, missing_query: 2, too_deep: 1 }`. */
   rejected: Record<string, number>;
   /**
-   * True when the body is non-empty but not one JSON object could be read from it (`hello`, `[1,2]`): the
-   * request deserves a 400 `{message}`. Otherwise the answer is a 200, rejections counted per reason — a
-   * body of objects that all fail validation is still a 200.
+   * True when the body is non-empty but holds no JSON object at all (`hello`, `[1,2]`): the request deserves a
+   * 400 `{message}`. Otherwise the answer is a 200, rejections counted per reason — a body of objects that all
+   * fail validation or break a per-event bound (a `too_deep` object included) is still a 200.
    */
   notJson: boolean;
 }
@@ -27,11 +27,11 @@ export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date
   let objects = 0;
   for (const item of splitJsonObjects(body)) {
     received++;
+    if (isObjectItem(item)) objects++;
     if (!item.ok) {
       rejected[item.reason] = (rejected[item.reason] ?? 0) + 1;
       continue;
     }
-    if (isJsonObject(item.value)) objects++;
     const result = normalize(item.value);
     if (result.ok) events.push(result.event);
     else rejected[result.reason] = (rejected[result.reason] ?? 0) + 1;

@@ -1,7 +1,9 @@
-import { isCompletelyInvalid, isOneJsonValue, MAX_FAST_PATH_FAILURES, MAX_SCANNER_DEPTH, splitJsonObjects, type SplitItem } from './split';
+import { MAX_EVENT_DEPTH, MAX_EVENT_FIELDS } from './event-bounds';
+import { isCompletelyInvalid, isOneJsonValue, MAX_FAST_PATH_FAILURES, splitJsonObjects, type SplitItem } from './split';
 
-/** Items as plain values, with `!` standing for an `invalid_json` rejection. */
-const split = (body: string | Buffer) => [...splitJsonObjects(body)].map((item: SplitItem) => (item.ok ? item.value : '!'));
+/** Items as plain values, with `!` standing for an `invalid_json` rejection and `!<reason>` for another. */
+const split = (body: string | Buffer) =>
+  [...splitJsonObjects(body)].map((item: SplitItem) => (item.ok ? item.value : item.reason === 'invalid_json' ? '!' : `!${item.reason}`));
 
 const pretty = (...objects: object[]) => objects.map((o) => JSON.stringify(o, null, 2)).join('\n');
 
@@ -53,13 +55,63 @@ describe('splitJsonObjects', () => {
     ['a truncated pretty-printed object', '{\n  "a": 1,\n  "b": \n', ['!']],
     ['garbage after an object on the same line', '{"a":1} trailing words\n{"b":2}', [{ a: 1 }, '!', { b: 2 }]],
     ['a broken object whose nested objects must not become events', '{"a":"x\ty", "n": {"x":1}}\n{"b":2}', ['!', { b: 2 }]],
-    [
-      `nesting deeper than ${MAX_SCANNER_DEPTH} in the scanner`,
-      '{"a":' + '['.repeat(MAX_SCANNER_DEPTH + 5) + ']'.repeat(MAX_SCANNER_DEPTH + 5) + '}{"b":1}',
-      ['!', { b: 1 }],
-    ],
+    ['a truncated value nested deeper than the event bound', '{"a":' + '['.repeat(5000) + '\n{"b":1}', ['!', { b: 1 }]],
   ])('recovers from %s', (_name, body, expected) => {
     expect(split(body)).toEqual(expected);
+  });
+
+  describe(`values nested deeper than ${MAX_EVENT_DEPTH} (the event bound)`, () => {
+    const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const objects = (depth: number) => '{"a":'.repeat(depth) + 'null' + '}'.repeat(depth);
+    const atBound = JSON.parse(objects(MAX_EVENT_DEPTH));
+
+    it.each<[string, string, unknown[]]>([
+      ['an object at the bound, concatenated', objects(MAX_EVENT_DEPTH) + '{"b":1}', [atBound, { b: 1 }]],
+      ['an object one level over, concatenated', objects(MAX_EVENT_DEPTH + 1) + '{"b":1}', ['!too_deep', { b: 1 }]],
+      ['an object 100k deep, concatenated', objects(100_000) + '{"b":1}', ['!too_deep', { b: 1 }]],
+      ['an event holding arrays 100k deep, concatenated', `{"a":${arrays(100_000)}}{"b":1}`, ['!too_deep', { b: 1 }]],
+      ['an event holding arrays 200k deep on its own line (scanner)', `{"a":${arrays(200_000)}}\n{"b":1}`, ['!too_deep', { b: 1 }]],
+      ['a pretty-printed deep event', `{\n"a":\n${arrays(1000)}\n}\n{"b":1}`, ['!too_deep', { b: 1 }]],
+      ['arrays 100k deep, concatenated (not an object)', arrays(100_000) + '{"b":1}', ['!not_an_object', { b: 1 }]],
+      ['a top-level array: each element measured on its own', `[{"a":1},{"a":${arrays(500)}},[${arrays(500)}],7]{"b":1}`, [{ a: 1 }, '!too_deep', '!not_an_object', 7, { b: 1 }]],
+      ['a top-level array at the bound, concatenated', `[${objects(MAX_EVENT_DEPTH)}]{"b":1}`, [atBound, { b: 1 }]],
+    ])('%s', (_name, body, expected) => {
+      expect(split(body)).toEqual(expected);
+    });
+
+    it.each<[string, number, unknown]>([
+      ['an object of MAX_EVENT_FIELDS members', MAX_EVENT_FIELDS, 'parsed'],
+      ['an object of MAX_EVENT_FIELDS + 1 members', MAX_EVENT_FIELDS + 1, '!too_many_fields'],
+    ])('counts fields in the scanner: %s', (_name, count, expected) => {
+      const object = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+      const [first, second] = split(JSON.stringify(object) + '{"b":1}');
+      expect(first).toEqual(expected === 'parsed' ? object : expected);
+      expect(second).toEqual({ b: 1 });
+    });
+
+    it('counts nested members and array elements as fields, as the normaliser does', () => {
+      const list = Array.from({ length: MAX_EVENT_FIELDS - 2 }, (_, i) => i);
+      expect(split(JSON.stringify({ a: { b: list } }) + '{"c":1}')).toEqual([{ a: { b: list } }, { c: 1 }]);
+      expect(split(JSON.stringify({ a: { b: [...list, 0] } }) + '{"c":1}')).toEqual(['!too_many_fields', { c: 1 }]);
+      expect(split(JSON.stringify({ a: [[], {}] }) + '{"c":1}')).toEqual([{ a: [[], {}] }, { c: 1 }]);
+    });
+
+    it('refuses a 600k-field object without parsing it, in well under a second', () => {
+      const wide = '{' + Array.from({ length: 600_000 }, (_, i) => `"k${i}":1`).join(',') + '}';
+      const started = Date.now();
+      expect(split(`{"a":1}\n${wide}\n{"b":2}`)).toEqual([{ a: 1 }, '!too_many_fields', { b: 2 }]);
+      expect(Date.now() - started).toBeLessThan(1000);
+    });
+
+    it('hands shallower values over to the normaliser on the fast path (it applies the same bound)', () => {
+      expect(split(`{"a":${arrays(1000)}}\n{"b":1}`)).toEqual([{ a: JSON.parse(arrays(1000)) }, { b: 1 }]);
+    });
+
+    it('reads 5 M levels of nesting (a whole 10 MB body) in linear time and bounded memory', () => {
+      const started = Date.now();
+      expect(split('{"a":' + arrays(5_000_000) + '}')).toEqual(['!too_deep']);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
   });
 
   it('decodes a Buffer as UTF-8 and skips its BOM', () => {

@@ -17,6 +17,13 @@
  * ignored, and a top-level array is a batch: each element is one item. Top-level scalars (`123`, `"x"`) are
  * items like any value; the normaliser rejects them as `not_an_object`.
  *
+ * Per-event bounds (./event-bounds): the scanner checks any depth (its stack grows with the text), but does
+ * not parse a value nested deeper than {@link MAX_EVENT_DEPTH}, nor an object with more than
+ * {@link MAX_EVENT_FIELDS} fields: that would be work out of proportion for an event the normaliser rejects
+ * anyway (parsing an object of 600,000 fields takes seconds). Such an object is a `too_deep` or
+ * `too_many_fields` item, a too-deep value of another kind a `not_an_object` one — what the normaliser says of
+ * the same value when the fast path parsed it. An element of a top-level array is measured on its own.
+ *
  * Recovery from malformed text. The malformed part is one `invalid_json` item, and reading resumes at:
  * - the next line, when the value breaks at a line end: a raw newline inside a string (JSON forbids it), or
  *   a line end where a value must follow inside an object that began with content on its first line
@@ -26,13 +33,19 @@
  *   other `{` may be a nested value of the broken object and must not become an item of its own.
  */
 
+import { MAX_EVENT_DEPTH, MAX_EVENT_FIELDS } from './event-bounds';
+
 export type SplitItem = { ok: true; value: unknown } | { ok: false; reason: SplitRejectionReason };
-export type SplitRejectionReason = 'invalid_json';
+/** `too_deep`, `too_many_fields`: a complete JSON object over a per-event bound, not parsed. */
+export type SplitRejectionReason = 'invalid_json' | 'too_deep' | 'too_many_fields' | 'not_an_object';
 
 const INVALID_JSON: SplitItem = Object.freeze({ ok: false, reason: 'invalid_json' }) as SplitItem;
+const TOO_DEEP: SplitItem = Object.freeze({ ok: false, reason: 'too_deep' }) as SplitItem;
+const TOO_MANY_FIELDS: SplitItem = Object.freeze({ ok: false, reason: 'too_many_fields' }) as SplitItem;
+const NOT_AN_OBJECT: SplitItem = Object.freeze({ ok: false, reason: 'not_an_object' }) as SplitItem;
 
-/** Deeper nesting is treated as malformed by the scanner (events are flat objects). */
-export const MAX_SCANNER_DEPTH = 256;
+/** Initial size of the scanner's stack of open containers; it grows for deeper text. */
+const INITIAL_STACK_DEPTH = 64;
 /** After this many lines failed `JSON.parse`, the rest of the body goes through the scanner only. */
 export const MAX_FAST_PATH_FAILURES = 32;
 /** Longer lines (typically a whole body of concatenated objects) go straight to the scanner. */
@@ -102,10 +115,15 @@ export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, v
 export function isCompletelyInvalid(body: Buffer | string): boolean {
   let sawItem = false;
   for (const item of splitJsonObjects(body)) {
-    if (item.ok && isJsonObject(item.value)) return false;
+    if (isObjectItem(item)) return false;
     sawItem = true;
   }
   return sawItem;
+}
+
+/** True for an item that is a JSON object, parsed or not (one over a per-event bound). */
+export function isObjectItem(item: SplitItem): boolean {
+  return item.ok ? isJsonObject(item.value) : item.reason === 'too_deep' || item.reason === 'too_many_fields';
 }
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -124,7 +142,7 @@ function tryParse(json: string): unknown {
 export function isOneJsonValue(text: string): boolean {
   const first = skipJsonWhitespace(text, 0);
   if (first === text.length) return false;
-  const scan = scanValue(text, first, text.length, lookaheadStack);
+  const scan = scanValue(text, first, text.length, lookaheadStack, true);
   return scan.kind === 'complete' && skipJsonWhitespace(text, scan.end) === text.length;
 }
 
@@ -162,13 +180,11 @@ function* scanUntilLineBoundary(text: string, pos: number): Generator<SplitItem,
       p++;
       continue;
     }
-    const scan = scanValue(text, p, length, mainStack);
+    const scan = scanValue(text, p, length, mainStack, true);
     if (scan.kind === 'complete') {
-      // The grammar was checked, so this parse does not fail; tryParse only guards against a scanner bug.
-      const value = tryParse(text.slice(p, scan.end));
-      if (value === PARSE_FAILED) yield INVALID_JSON;
-      else if (Array.isArray(value)) yield* itemsOfArray(value);
-      else yield { ok: true, value };
+      if (text.charCodeAt(p) !== OPEN_BRACKET) yield boundedItemOf(text, p, scan);
+      else if (scan.depth - 1 <= MAX_EVENT_DEPTH) yield* itemsOfChecked(text, p, scan.end);
+      else yield* itemsOfDeepArray(text, p, scan.end);
       p = scan.end;
     } else {
       yield INVALID_JSON;
@@ -178,12 +194,57 @@ function* scanUntilLineBoundary(text: string, pos: number): Generator<SplitItem,
   return length;
 }
 
+/** The items of text[start, end), checked by the scanner and within the depth bound: a top-level array gives one per element. */
+function* itemsOfChecked(text: string, start: number, end: number): Generator<SplitItem, void, undefined> {
+  const item = parsedItemOf(text, start, end);
+  if (item.ok && Array.isArray(item.value)) yield* itemsOfArray(item.value);
+  else yield item;
+}
+
+/** The item of a checked value that is not a batch: parsed when within the bounds the scanner can judge. */
+function boundedItemOf(text: string, start: number, scan: CompleteScan): SplitItem {
+  const isObject = text.charCodeAt(start) === OPEN_BRACE;
+  if (scan.depth > MAX_EVENT_DEPTH) return isObject ? TOO_DEEP : NOT_AN_OBJECT;
+  if (isObject && scan.fields > MAX_EVENT_FIELDS) return TOO_MANY_FIELDS;
+  return parsedItemOf(text, start, scan.end);
+}
+
+/** The one item of text[start, end), checked by the scanner. */
+function parsedItemOf(text: string, start: number, end: number): SplitItem {
+  // The grammar was checked, so this parse does not fail; tryParse only guards against a scanner bug.
+  const value = tryParse(text.slice(start, end));
+  if (value === PARSE_FAILED) return INVALID_JSON;
+  return { ok: true, value };
+}
+
 /**
- * `complete`: text[start, end) is one valid JSON value.
+ * The elements of a checked top-level array that nests too deep as a whole, each measured on its own: a too
+ * deep element is rejected, the others are parsed.
+ */
+function* itemsOfDeepArray(text: string, open: number, end: number): Generator<SplitItem, void, undefined> {
+  let i = skipJsonWhitespace(text, open + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return;
+  for (;;) {
+    const element = scanValue(text, i, end, mainStack, false);
+    if (element.kind !== 'complete') {
+      yield INVALID_JSON; // unreachable for checked text
+      return;
+    }
+    yield boundedItemOf(text, i, element);
+    i = skipJsonWhitespace(text, element.end);
+    if (text.charCodeAt(i) !== COMMA) return; // the closing bracket
+    i = skipJsonWhitespace(text, i + 1);
+  }
+}
+
+/**
+ * `complete`: text[start, end) is one valid JSON value, whose containers nest `depth` deep (0 for a scalar)
+ * and hold `fields` values in all (object members and array elements, at every level).
  * `broken-resume-here`: malformed; `end` is where the next value or line starts.
  * `broken`: malformed; resynchronise from `end` with {@link findResyncPoint}.
  */
-type ValueScan = { kind: 'complete' | 'broken-resume-here' | 'broken'; end: number };
+type CompleteScan = { kind: 'complete'; end: number; depth: number; fields: number };
+type ValueScan = CompleteScan | { kind: 'broken-resume-here' | 'broken'; end: number };
 
 /** What the grammar allows next. */
 const enum Expect {
@@ -195,13 +256,26 @@ const enum Expect {
   CommaOrClose,
 }
 
-// Open containers (OPEN_BRACE / OPEN_BRACKET). The scanner is synchronous: one buffer per role suffices.
-const mainStack = new Uint8Array(MAX_SCANNER_DEPTH);
-const lookaheadStack = new Uint8Array(MAX_SCANNER_DEPTH);
+// Open containers (OPEN_BRACE / OPEN_BRACKET). The scanner is synchronous: one buffer per role suffices. Deeper
+// text gets a larger buffer of its own for the one scan (its size is bounded by the text's length).
+const mainStack = new Uint8Array(INITIAL_STACK_DEPTH);
+const lookaheadStack = new Uint8Array(INITIAL_STACK_DEPTH);
 
-/** Checks the JSON value starting at `start` against the grammar, up to `limit` (exclusive). */
-function scanValue(text: string, start: number, limit: number, stack: Uint8Array): ValueScan {
+function deeper(stack: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(stack.length * 2);
+  grown.set(stack);
+  return grown;
+}
+
+/**
+ * Checks the JSON value starting at `start` against the grammar, up to `limit` (exclusive). `lineRecovery`:
+ * whether a line end may end a broken NDJSON line (see the module comment); off for text already checked.
+ */
+function scanValue(text: string, start: number, limit: number, initialStack: Uint8Array, lineRecovery: boolean): ValueScan {
+  let stack = initialStack;
   let depth = 0;
+  let maxDepth = 0;
+  let fields = 0;
   let expect = Expect.Value;
   let sawLineEnd = false;
   let startedInline = false;
@@ -214,6 +288,7 @@ function scanValue(text: string, start: number, limit: number, stack: Uint8Array
         startedInline = skipBlanks(text, start + 1, i) < i;
       }
       if (
+        lineRecovery &&
         startedInline &&
         stack[0] === OPEN_BRACE &&
         (expect === Expect.Value || expect === Expect.ValueOrClose) &&
@@ -234,11 +309,13 @@ function scanValue(text: string, start: number, limit: number, stack: Uint8Array
           valueEnded = true;
           break;
         }
+        fields++; // the first element of an array (the others are counted at their commas)
       // falls through: any value may follow `[`
       case Expect.Value:
         if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-          if (depth === MAX_SCANNER_DEPTH) return { kind: 'broken', end: i };
+          if (depth === stack.length) stack = deeper(stack);
           stack[depth++] = code;
+          if (depth > maxDepth) maxDepth = depth;
           expect = code === OPEN_BRACE ? Expect.KeyOrClose : Expect.ValueOrClose;
           break;
         }
@@ -271,6 +348,7 @@ function scanValue(text: string, start: number, limit: number, stack: Uint8Array
         const close = scanString(text, i, limit);
         if (close < 0) return brokenString(text, -close - 1);
         i = close;
+        fields++; // an object member
         expect = Expect.Colon;
         break;
       }
@@ -280,7 +358,12 @@ function scanValue(text: string, start: number, limit: number, stack: Uint8Array
         break;
       case Expect.CommaOrClose:
         if (code === COMMA) {
-          expect = stack[depth - 1] === OPEN_BRACE ? Expect.Key : Expect.Value;
+          if (stack[depth - 1] === OPEN_BRACE) {
+            expect = Expect.Key;
+          } else {
+            expect = Expect.Value;
+            fields++; // an array element
+          }
         } else if (code === (stack[depth - 1] === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
           depth--;
           valueEnded = true;
@@ -290,7 +373,7 @@ function scanValue(text: string, start: number, limit: number, stack: Uint8Array
         break;
     }
     if (valueEnded) {
-      if (depth === 0) return { kind: 'complete', end: i + 1 };
+      if (depth === 0) return { kind: 'complete', end: i + 1, depth: maxDepth, fields };
       expect = Expect.CommaOrClose;
     }
   }
@@ -384,7 +467,7 @@ function nextLineIsObject(text: string, from: number): boolean {
   if (lineEnd === -1) lineEnd = text.length;
   const first = skipBlanks(text, from, lineEnd);
   if (text.charCodeAt(first) !== OPEN_BRACE) return false;
-  const scan = scanValue(text, first, lineEnd, lookaheadStack);
+  const scan = scanValue(text, first, lineEnd, lookaheadStack, true);
   return scan.kind === 'complete' && skipBlanks(text, scan.end, lineEnd) === lineEnd;
 }
 

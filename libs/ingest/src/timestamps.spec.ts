@@ -1,4 +1,4 @@
-import { INVALID_TIME, isoFromMillis, normalizeTimestamp, ZERO_TIME } from './timestamps';
+import { eventTimeWindow, INVALID_TIME, isoFromMillis, isWithinEventTimeWindow, MAX_EVENT_TIME_SKEW_YEARS, normalizeTimestamp, ZERO_TIME } from './timestamps';
 
 describe('normalizeTimestamp', () => {
   it.each<[string | number, string]>([
@@ -91,5 +91,52 @@ describe('isoFromMillis', () => {
       if (isoFromMillis(ms) !== expected) throw new Error(`${ms}: ${isoFromMillis(ms)} !== ${expected}`);
     }
     expect(isoFromMillis(Date.UTC(2018, 8, 3, 9, 39, 47, 123))).toBe('2018-09-03T09:39:47.123Z');
+  });
+});
+
+describe('eventTimeWindow', () => {
+  it('spans ten calendar years either side of the receive time, as comparable ISO strings', () => {
+    expect(MAX_EVENT_TIME_SKEW_YEARS).toBe(10);
+    expect(eventTimeWindow(new Date('2026-11-25T10:21:32.123Z'))).toEqual({
+      earliest: '2016-11-25T10:21:32.123Z',
+      latest: '2036-11-25T10:21:32.123Z',
+      surelyFrom: '2016-11-27',
+      surelyBefore: '2036-11-24',
+    });
+    const { earliest, latest } = eventTimeWindow(new Date('2024-02-29T00:00:00.000Z'));
+    expect([earliest, latest]).toEqual(['2014-03-01T00:00:00.000Z', '2034-03-01T00:00:00.000Z']);
+  });
+
+  it('decides like an exact comparison for any text, offset and epoch near the edges (20,000 random cases)', () => {
+    const window = eventTimeWindow(new Date('2026-11-25T10:21:32.123Z'));
+    const edges = [Date.parse(window.earliest), Date.parse(window.latest)];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const disagreements: string[] = [];
+    for (let n = 0; n < 20_000; n++) {
+      const instant = edges[n % 2] + Math.round((random() - 0.5) * 6 * 86_400_000);
+      const offsetMinutes = Math.round((random() - 0.5) * 2 * (23 * 60 + 59));
+      const local = new Date(instant + offsetMinutes * 60_000).toISOString().slice(0, 23);
+      const sign = offsetMinutes < 0 ? '-' : '+';
+      const abs = Math.abs(offsetMinutes);
+      const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+      for (const sent of [`${local}${offset}`, `${local}123456${offset}`, new Date(instant).toISOString(), instant, instant / 1000, ` ${local}Z`]) {
+        const normalized = normalizeTimestamp(sent);
+        if (typeof normalized !== 'string') throw new Error(`not a timestamp: ${sent}`);
+        const exact = normalized >= window.earliest && normalized <= window.latest;
+        if (isWithinEventTimeWindow(sent, normalized, window) !== exact) disagreements.push(String(sent));
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('orders normalised timestamps like the instants they name', () => {
+    const { earliest, latest } = eventTimeWindow(new Date('2026-01-01T00:00:00.000Z'));
+    const inside = normalizeTimestamp('2020-06-01T12:00:00+14:00') as string;
+    const before = normalizeTimestamp(1_000_000_000) as string; // 2001
+    const after = normalizeTimestamp('2040-01-01T00:00:00Z') as string;
+    expect(earliest <= inside && inside <= latest).toBe(true);
+    expect(before < earliest).toBe(true);
+    expect(after > latest).toBe(true);
   });
 });

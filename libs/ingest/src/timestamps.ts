@@ -24,6 +24,47 @@ const GO_ZERO_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
 const MIN_MS = Date.UTC(1000, 0, 1);
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/** An event's `ts` may be at most this many years before or after the time its batch was received. */
+export const MAX_EVENT_TIME_SKEW_YEARS = 10;
+
+/** The instants an event's `ts` may take for a batch received at `now`, inclusive, as normalised ISO strings. */
+export interface EventTimeWindow {
+  earliest: string;
+  latest: string;
+  /**
+   * Dates (`YYYY-MM-DD`) between which an RFC 3339 text is inside the window whatever its offset (two days in
+   * from `earliest`, one from `latest`), so that it is judged as sent: see {@link isWithinEventTimeWindow}.
+   */
+  surelyFrom: string;
+  surelyBefore: string;
+}
+
+/** `now` ± {@link MAX_EVENT_TIME_SKEW_YEARS} calendar years. */
+export function eventTimeWindow(now: Date): EventTimeWindow {
+  const shifted = (years: number, days = 0) => {
+    const date = new Date(now.getTime());
+    date.setUTCFullYear(date.getUTCFullYear() + years);
+    return isoFromMillis(Math.min(Math.max(date.getTime() + days * DAY_MS, MIN_MS), MAX_MS));
+  };
+  return {
+    earliest: shifted(-MAX_EVENT_TIME_SKEW_YEARS),
+    latest: shifted(MAX_EVENT_TIME_SKEW_YEARS),
+    surelyFrom: shifted(-MAX_EVENT_TIME_SKEW_YEARS, 2).slice(0, 10),
+    surelyBefore: shifted(MAX_EVENT_TIME_SKEW_YEARS, -1).slice(0, 10),
+  };
+}
+
+/**
+ * True when `normalized`, the valid result of {@link normalizeTimestamp} for `sent`, is inside `window`.
+ * Normalised timestamps have four-digit years, so they compare as strings; but a normalised string is built
+ * from pieces, and comparing it first joins them, which costs more than the rest of the check. So an RFC 3339
+ * text whose date is well inside the window (a string comparison of the text as sent) is decided without it.
+ */
+export function isWithinEventTimeWindow(sent: string | number, normalized: string, window: EventTimeWindow): boolean {
+  if (typeof sent === 'string' && sent.charCodeAt(4) === MINUS && sent >= window.surelyFrom && sent < window.surelyBefore) return true;
+  return normalized >= window.earliest && normalized <= window.latest;
+}
+
 // Batches repeat the same timestamp string many times: remember the last one.
 let lastInput: string | number | undefined;
 let lastResult: TimestampResult = INVALID_TIME;

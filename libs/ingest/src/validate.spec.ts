@@ -1,4 +1,5 @@
 import type { TelemetryType } from '@vigil/contracts';
+import { MAX_EVENT_DEPTH, MAX_EVENT_FIELDS, MAX_EVENT_STRING_LENGTH } from './event-bounds';
 import { createEventNormalizer, normalizeEvent } from './validate';
 
 const NOW = new Date('2024-05-01T12:00:00.000Z');
@@ -130,7 +131,6 @@ describe('normalizeEvent: accepted events (real client quirks)', () => {
       { ts: TS_ISO, srcIP: '10.0.0.7', srcMac: 'aa:bb:cc:dd:ee:ff', srcHost: 'laptop', type: 'ack', termination: true, duration: 86399.5 },
     ],
     ['termination false is absent', 'lease', { ts: TS, termination: false, type: 'release' }, { ts: TS_ISO, type: 'release' }],
-    ['a numeric srcID becomes a string', 'dns', { ts: TS, query: 'a.example', srcID: 12345 }, { ts: TS_ISO, query: 'a.example', srcID: '12345' }],
     [
       'the exact spelling wins over a variant',
       'dns',
@@ -199,8 +199,78 @@ describe('normalizeEvent: rejections', () => {
     ['a list for a text field', 'ip', { app: ['dns'] }, 'invalid_app'],
     ['an unreadable termination flag', 'lease', { termination: 'maybe' }, 'invalid_termination'],
     ['an unparseable validTo', 'tls', { validTo: 'next year' }, 'invalid_validTo'],
+    ['a number for the DNS query', 'dns', { query: 12345 }, 'invalid_query'],
+    ['a number for srcID', 'dns', { query: 'a.example', srcID: 12345 }, 'invalid_srcID'],
+    ['a number for the URL', 'http', { url: 42 }, 'invalid_url'],
+    ['a number for a user agent', 'http', { url: 'x.test', userAgent: 5 }, 'invalid_userAgent'],
+    ['a number for the lease type', 'lease', { type: 3 }, 'invalid_type'],
+    ['a fractional numeric qtype', 'dns', { query: 'a.example', qtype: 1.5 }, 'invalid_qtype'],
+    ['a negative numeric proto', 'ip', { proto: -6 }, 'invalid_proto'],
+    ['a ts more than ten years before receipt', 'dns', { ts: '2014-04-30T23:59:59Z', query: 'a.example' }, 'ts_out_of_range'],
+    ['a ts more than ten years after receipt', 'dns', { ts: '2034-05-01T12:00:00.001Z', query: 'a.example' }, 'ts_out_of_range'],
+    ['an epoch ts near 1970', 'ip', { ts: 1 }, 'ts_out_of_range'],
+    ['a ts in year 9999', 'ip', { ts: '9999-12-31T00:00:00Z' }, 'ts_out_of_range'],
   ])('%s -> %s', (_name, type, raw, reason) => {
     expect(reasonFor(type, raw)).toBe(reason);
+  });
+});
+
+describe('normalizeEvent: documented leniency kept', () => {
+  it.each<[string, TelemetryType, unknown, object]>([
+    ['a ts exactly ten years before receipt', 'dns', { ts: '2014-05-01T12:00:00Z', query: 'a.example' }, { ts: '2014-05-01T12:00:00.000Z', query: 'a.example' }],
+    ['a ts exactly ten years after receipt', 'dns', { ts: '2034-05-01T14:00:00+02:00', query: 'a.example' }, { ts: '2034-05-01T12:00:00.000Z', query: 'a.example' }],
+    ['numeric qtype and proto named from their number', 'dns', { query: 'a.example', qtype: 255 }, { ts: NOW_ISO, query: 'a.example', qtype: 'ANY' }],
+    ['zero numbers for text fields are absent', 'http', { url: 'x.test', userAgent: 0, app: 0 }, { ts: NOW_ISO, url: 'x.test' }],
+    [
+      'TLS validity dates far from receipt are certificate data, kept',
+      'tls',
+      { validFrom: '1990-01-01T00:00:00Z', validTo: '2099-12-31T23:59:59Z' },
+      { ts: NOW_ISO, validFrom: '1990-01-01T00:00:00.000Z', validTo: '2099-12-31T23:59:59.000Z' },
+    ],
+  ])('%s', (_name, type, raw, expected) => {
+    expect(accepted(type, raw)).toEqual(expected);
+  });
+
+  it('names numeric protocols', () => {
+    expect(accepted('ip', { proto: 6 })).toEqual({ ts: NOW_ISO, proto: 'tcp' });
+  });
+});
+
+describe('normalizeEvent: per-event bounds', () => {
+  const nested = (depth: number, open: string, close: string, leaf = '1') => JSON.parse(open.repeat(depth) + leaf + close.repeat(depth));
+  const withFields = (count: number) => {
+    const event: Record<string, unknown> = { query: 'a.example' };
+    for (let i = 1; i < count; i++) event[`extra${i}`] = 1;
+    return event;
+  };
+
+  it.each<[string, TelemetryType, unknown, string]>([
+    [`an event nested ${MAX_EVENT_DEPTH} deep (objects)`, 'dns', { query: 'a.example', x: nested(MAX_EVENT_DEPTH - 1, '{"a":', '}') }, 'accepted'],
+    [`an event nested ${MAX_EVENT_DEPTH + 1} deep (objects)`, 'dns', { query: 'a.example', x: nested(MAX_EVENT_DEPTH, '{"a":', '}') }, 'too_deep'],
+    [`an event nested ${MAX_EVENT_DEPTH} deep (arrays)`, 'dns', { query: 'a.example', x: nested(MAX_EVENT_DEPTH - 1, '[', ']') }, 'accepted'],
+    [`an event nested ${MAX_EVENT_DEPTH + 1} deep (arrays)`, 'dns', { query: 'a.example', x: nested(MAX_EVENT_DEPTH, '[', ']') }, 'too_deep'],
+    ['an event nested 100,000 deep', 'dns', { query: 'a.example', x: nested(100_000, '[{"a":', '}]') }, 'too_deep'],
+    [`${MAX_EVENT_FIELDS} fields`, 'dns', withFields(MAX_EVENT_FIELDS), 'accepted'],
+    [`${MAX_EVENT_FIELDS + 1} fields`, 'dns', withFields(MAX_EVENT_FIELDS + 1), 'too_many_fields'],
+    ['fields counted in nested objects and arrays', 'dns', { query: 'a.example', x: { list: Array(MAX_EVENT_FIELDS).fill(0) } }, 'too_many_fields'],
+    [`a URL of ${MAX_EVENT_STRING_LENGTH} characters`, 'http', { url: 'x.test/' + 'a'.repeat(MAX_EVENT_STRING_LENGTH - 7) }, 'accepted'],
+    [`a URL of ${MAX_EVENT_STRING_LENGTH + 1} characters`, 'http', { url: 'x.test/' + 'a'.repeat(MAX_EVENT_STRING_LENGTH - 6) }, 'string_too_long'],
+    ['an over-long query (the bound before the name check)', 'dns', { query: 'a'.repeat(MAX_EVENT_STRING_LENGTH + 1) }, 'string_too_long'],
+    ['an over-long ts', 'dns', { ts: ' '.repeat(MAX_EVENT_STRING_LENGTH) + '2021-01-01T00:00:00Z', query: 'a.example' }, 'string_too_long'],
+    ['an over-long string in an unknown field', 'dns', { query: 'a.example', note: 'x'.repeat(MAX_EVENT_STRING_LENGTH + 1) }, 'string_too_long'],
+    ['an over-long string deep in an unknown field', 'dns', { query: 'a.example', x: [{ y: ['x'.repeat(MAX_EVENT_STRING_LENGTH + 1)] }] }, 'string_too_long'],
+    ['an over-long field name', 'dns', { query: 'a.example', ['k'.repeat(MAX_EVENT_STRING_LENGTH + 1)]: 1 }, 'string_too_long'],
+    ['depth before fields and strings', 'dns', { s: 'x'.repeat(MAX_EVENT_STRING_LENGTH + 1), ...withFields(MAX_EVENT_FIELDS + 1), x: nested(MAX_EVENT_DEPTH, '[', ']') }, 'too_deep'],
+    ['fields before strings', 'dns', { s: 'x'.repeat(MAX_EVENT_STRING_LENGTH + 1), ...withFields(MAX_EVENT_FIELDS + 1) }, 'too_many_fields'],
+  ])('%s -> %s', (_name, type, raw, reason) => {
+    expect(reasonFor(type, raw)).toBe(reason);
+  });
+
+  it('checks the bounds the same way when the input may be reused', () => {
+    const normalize = createEventNormalizer('http', NOW, { mayReuseInput: true });
+    expect(normalize({ url: 'x'.repeat(MAX_EVENT_STRING_LENGTH + 1) })).toEqual({ ok: false, reason: 'string_too_long' });
+    expect(normalize({ ts: TS, url: 'x.test', userAgent: 'y'.repeat(MAX_EVENT_STRING_LENGTH + 1) })).toEqual({ ok: false, reason: 'string_too_long' });
+    expect(normalize({ ts: TS, url: 'x.test', srcIP: '1'.repeat(MAX_EVENT_STRING_LENGTH + 1) })).toEqual({ ok: false, reason: 'string_too_long' });
   });
 });
 

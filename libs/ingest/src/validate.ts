@@ -1,31 +1,46 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import { TELEMETRY_TYPES, type TelemetryEventByType, type TelemetryType } from '@vigil/contracts';
 import { normalizeProtocol, normalizeQtype, normalizeQueryName } from './dns-names';
+import { boundViolation, MAX_EVENT_FIELDS, MAX_EVENT_STRING_LENGTH, newBoundsTally, tallyMember, type BoundsTally, type EventBoundReason } from './event-bounds';
 import { isIpAddress } from './ip-address';
 import { EVENT_SCHEMAS, type EventSchema, type FieldSchema } from './schemas';
 import { isJsonObject } from './split';
-import { INVALID_TIME, normalizeTimestamp, ZERO_TIME } from './timestamps';
+import { eventTimeWindow, INVALID_TIME, isWithinEventTimeWindow, normalizeTimestamp, ZERO_TIME, type EventTimeWindow } from './timestamps';
 
 /**
  * Turns one client-sent JSON value into a telemetry event of `@vigil/contracts`, or says why not.
  *
- * 1. Field names are matched case-insensitively onto the spec's spelling (`srcIp`, `SRCIP` → `srcIP`; the
+ * 1. The value must be an object within the per-event bounds (./event-bounds: depth, fields, string length),
+ *    unknown fields included.
+ * 2. Field names are matched case-insensitively onto the spec's spelling (`srcIp`, `SRCIP` → `srcIP`; the
  *    exact spelling wins when both are present; `referer` → `referrer`); unknown fields are dropped.
- * 2. Values are coerced where clients are known to differ: digit strings for integers, numeric strings for
- *    numbers, numbers for strings, `"true"`/`1` for booleans; IPs trimmed, IPv6 lower-cased.
- * 3. Zero values (`null`, `""`, `0`, `false`, blank strings, Go's zero time) mean "absent", not an error —
+ * 3. Values are coerced only where clients are known to differ: digit strings for integers, numeric strings
+ *    for numbers, `"true"`/`"false"`/`1` for booleans; IPs trimmed, IPv6 lower-cased. A string field takes only
+ *    a string — a number there is `invalid_<field>` — except `qtype` and `proto`, whose IANA numbers (`16`,
+ *    `6`) are values of their own.
+ * 4. Zero values (`null`, `""`, `0`, `false`, blank strings, Go's zero time) mean "absent", not an error —
  *    except traffic counters (`bytesIn`, `packetsIn`, ...), where 0 is a measurement: a flow that got nothing
  *    back is how unanswered connections (scans) are recognised.
- * 4. The result is checked against the type's JSON Schema (./schemas, compiled once here by ajv).
- * 5. Field finishing: `ts` to UTC ISO with milliseconds (receive time when absent), DNS query lower-cased
- *    without its trailing dot, qtype upper-cased or named from its number, proto lower-cased or named from
- *    its number, HTTP method upper-cased, TLS validity dates to UTC ISO. The URL is kept as sent.
+ * 5. The result is checked against the type's JSON Schema (./schemas, compiled once here by ajv).
+ * 6. Field finishing: `ts` to UTC ISO with milliseconds (receive time when absent or zero), at most ten years
+ *    before or after the receive time (./timestamps; else `ts_out_of_range`); DNS query lower-cased without its
+ *    trailing dot, qtype upper-cased or named from its number, proto lower-cased or named from its number, HTTP
+ *    method upper-cased, TLS validity dates to UTC ISO (any date: they are certificate data, and Go's zero time
+ *    means absent). The URL is kept as sent.
  *
- * Rejection reasons are short, stable snake_case strings (clients see them in a `rejected` map):
- * `not_an_object`, `missing_<field>`, `invalid_<field>` (e.g. `invalid_ts`, `invalid_srcIP`, `invalid_query`).
+ * Rejection reasons are short, stable strings (clients see them in a `rejected` map): `not_an_object`,
+ * `too_deep`, `too_many_fields`, `string_too_long`, `ts_out_of_range`, `missing_<field>` and `invalid_<field>`
+ * with the field spelt as the API spells it (`invalid_ts`, `invalid_srcIP`, `missing_query`); the splitter adds
+ * `invalid_json`. The OpenAPI document's pattern for these keys is checked against them in openapi-agreement.spec.ts.
  */
 
-export type RejectionReason = 'not_an_object' | 'invalid_json' | `invalid_${string}` | `missing_${string}`;
+export type RejectionReason =
+  | 'not_an_object'
+  | 'invalid_json'
+  | 'ts_out_of_range'
+  | EventBoundReason
+  | `invalid_${string}`
+  | `missing_${string}`;
 export type NormalizeResult<T extends TelemetryType = TelemetryType> =
   | { ok: true; event: TelemetryEventByType[T] }
   | { ok: false; reason: RejectionReason };
@@ -33,7 +48,7 @@ export type EventNormalizer<T extends TelemetryType = TelemetryType> = (raw: unk
 
 /** Normalises one event; `now` stands in for a missing or zero `ts`. The input is left unchanged. */
 export function normalizeEvent<T extends TelemetryType>(type: T, raw: unknown, now: Date): NormalizeResult<T> {
-  return normalizeWith(RULES[type], raw, now.toISOString(), false) as NormalizeResult<T>;
+  return normalizeWith(RULES[type], raw, receiptOf(now), false) as NormalizeResult<T>;
 }
 
 export interface EventNormalizerOptions {
@@ -52,15 +67,28 @@ export function createEventNormalizer<T extends TelemetryType>(
   options: EventNormalizerOptions = {},
 ): EventNormalizer<T> {
   const rules = RULES[type];
-  const nowIso = now.toISOString();
+  const receipt = receiptOf(now);
   const mayReuseInput = options.mayReuseInput === true;
-  return (raw) => normalizeWith(rules, raw, nowIso, mayReuseInput) as NormalizeResult<T>;
+  return (raw) => normalizeWith(rules, raw, receipt, mayReuseInput) as NormalizeResult<T>;
 }
 
-type Coercion = 'text' | 'ip' | 'integer' | 'counter' | 'number' | 'boolean' | 'timestamp';
+/** When a batch was received: `nowIso` stands in for a missing `ts`, `window` bounds the ones sent. */
+interface Receipt {
+  readonly nowIso: string;
+  readonly window: EventTimeWindow;
+}
+
+function receiptOf(now: Date): Receipt {
+  return { nowIso: now.toISOString(), window: eventTimeWindow(now) };
+}
+
+/** `numbered-text`: a string field whose values are also sent as IANA numbers (kept as digits, named when finished). */
+type Coercion = 'text' | 'numbered-text' | 'ip' | 'integer' | 'counter' | 'number' | 'boolean' | 'timestamp';
 
 /** Integer fields whose 0 is a value, not a zero value. */
 const COUNTER_FIELDS: ReadonlySet<string> = new Set(['bytesIn', 'bytesOut', 'packetsIn', 'packetsOut']);
+/** String fields that clients also fill with a number: DNS qtype (`16` is TXT) and IP proto (`6` is tcp). */
+const NUMBERED_TEXT_FIELDS: ReadonlySet<string> = new Set(['qtype', 'proto']);
 
 interface FieldRule {
   readonly name: string;
@@ -126,7 +154,9 @@ const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE
 const ajv = new Ajv2020({ allErrors: false, allowUnionTypes: true, strict: true });
 ajv.addFormat('ip', { type: 'string', validate: isIpAddress });
 
-function coercionOf(schema: FieldSchema): Coercion {
+function coercionOf(name: string, schema: FieldSchema): Coercion {
+  if (COUNTER_FIELDS.has(name) && schema.type === 'integer') return 'counter';
+  if (NUMBERED_TEXT_FIELDS.has(name) && schema.type === 'string') return 'numbered-text';
   if (Array.isArray(schema.type)) return 'timestamp';
   if (schema.format === 'ip') return 'ip';
   switch (schema.type) {
@@ -144,8 +174,7 @@ function coercionOf(schema: FieldSchema): Coercion {
 function buildRules(schema: EventSchema, finish: Finish): EventRules {
   const fields = new Map<string, FieldRule>();
   for (const [name, fieldSchema] of Object.entries(schema.properties)) {
-    const coercion = COUNTER_FIELDS.has(name) && fieldSchema.type === 'integer' ? 'counter' : coercionOf(fieldSchema);
-    const rule: FieldRule = { name, coercion };
+    const rule: FieldRule = { name, coercion: coercionOf(name, fieldSchema) };
     fields.set(name, rule);
     fields.set(name.toLowerCase(), rule);
   }
@@ -164,30 +193,52 @@ const RULES = Object.fromEntries(TELEMETRY_TYPES.map((type) => [type, buildRules
   EventRules
 >;
 
-const NOT_AN_OBJECT: NormalizeResult = { ok: false, reason: 'not_an_object' };
-const INVALID_TS: NormalizeResult = { ok: false, reason: 'invalid_ts' };
+const rejection = (reason: RejectionReason): NormalizeResult => Object.freeze({ ok: false, reason }) as NormalizeResult;
+const NOT_AN_OBJECT = rejection('not_an_object');
+const INVALID_TS = rejection('invalid_ts');
+const TS_OUT_OF_RANGE = rejection('ts_out_of_range');
+const BOUND_REJECTIONS: Readonly<Record<EventBoundReason, NormalizeResult>> = {
+  too_deep: rejection('too_deep'),
+  too_many_fields: rejection('too_many_fields'),
+  string_too_long: rejection('string_too_long'),
+};
 
-function normalizeWith(rules: EventRules, raw: unknown, nowIso: string, mayReuseInput: boolean): NormalizeResult {
+function normalizeWith(rules: EventRules, raw: unknown, receipt: Receipt, mayReuseInput: boolean): NormalizeResult {
   if (!isJsonObject(raw)) return NOT_AN_OBJECT;
-  const event = mayReuseInput && isCanonical(rules, raw) ? raw : canonicalCopy(rules, raw);
+  let event: Record<string, unknown>;
+  if (mayReuseInput && isCanonical(rules, raw)) {
+    event = raw; // within the bounds: known fields only, flat, strings checked by isFinalValue
+  } else {
+    const bounds = newBoundsTally();
+    event = canonicalCopy(rules, raw, bounds);
+    const bound = boundViolation(bounds);
+    if (bound !== undefined) return BOUND_REJECTIONS[bound];
+  }
   if (!rules.validate(event)) return { ok: false, reason: reasonOf(rules.validate.errors![0]) };
 
   if (event.ts === undefined) {
-    event.ts = nowIso;
+    event.ts = receipt.nowIso;
   } else {
     const ts = normalizeTimestamp(event.ts as string | number);
     if (ts === INVALID_TIME) return INVALID_TS;
-    event.ts = ts === ZERO_TIME ? nowIso : ts;
+    if (ts === ZERO_TIME) event.ts = receipt.nowIso;
+    else if (!isWithinEventTimeWindow(event.ts as string | number, ts, receipt.window)) return TS_OUT_OF_RANGE;
+    else event.ts = ts;
   }
   const rejection = rules.finish(event);
   if (rejection !== undefined) return { ok: false, reason: rejection };
   return { ok: true, event: event as unknown as TelemetryEventByType[TelemetryType] };
 }
 
-/** Field names made canonical, values coerced, zero values and unknown fields left out. */
-function canonicalCopy(rules: EventRules, raw: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Field names made canonical, values coerced, zero values and unknown fields left out; every member of `raw`
+ * is tallied into `bounds` on the way (the copy is only used when they hold).
+ */
+function canonicalCopy(rules: EventRules, raw: Record<string, unknown>, bounds: BoundsTally): Record<string, unknown> {
   const event: Record<string, unknown> = {};
   for (const key in raw) {
+    tallyMember(bounds, key, raw[key]);
+    if (bounds.tooDeep || bounds.longString || bounds.fields > MAX_EVENT_FIELDS) continue; // rejected anyway: tally only
     const rule = rules.fields.get(key) ?? rules.fields.get(key.toLowerCase());
     if (rule === undefined) continue;
     const value = coerce(raw[key], rule.coercion);
@@ -198,7 +249,11 @@ function canonicalCopy(rules: EventRules, raw: Record<string, unknown>): Record<
   return event;
 }
 
-/** True when canonicalCopy would copy `raw` unchanged: every key exact, every value already final. */
+/**
+ * True when canonicalCopy would copy `raw` unchanged: every key exact, every value already final. Such an
+ * event is within the per-event bounds: it is flat, has only the type's known fields (far fewer than
+ * MAX_EVENT_FIELDS), and final strings are no longer than MAX_EVENT_STRING_LENGTH.
+ */
 function isCanonical(rules: EventRules, raw: Record<string, unknown>): boolean {
   for (const key in raw) {
     const rule = rules.fields.get(key);
@@ -210,11 +265,18 @@ function isCanonical(rules: EventRules, raw: Record<string, unknown>): boolean {
 function isFinalValue(value: unknown, coercion: Coercion): boolean {
   switch (coercion) {
     case 'text':
-      return typeof value === 'string' && !isBlank(value);
+    case 'numbered-text':
+      return typeof value === 'string' && value.length <= MAX_EVENT_STRING_LENGTH && !isBlank(value);
     case 'ip':
-      return typeof value === 'string' && value !== '' && !hasOuterSpace(value) && (!value.includes(':') || !HAS_UPPER_CASE.test(value));
+      return (
+        typeof value === 'string' &&
+        value !== '' &&
+        value.length <= MAX_EVENT_STRING_LENGTH &&
+        !hasOuterSpace(value) &&
+        (!value.includes(':') || !HAS_UPPER_CASE.test(value))
+      );
     case 'timestamp':
-      return (typeof value === 'string' && !isBlank(value)) || (typeof value === 'number' && value !== 0);
+      return (typeof value === 'string' && value.length <= MAX_EVENT_STRING_LENGTH && !isBlank(value)) || (typeof value === 'number' && value !== 0);
     case 'integer':
     case 'number':
       return typeof value === 'number' && value !== 0;
@@ -242,7 +304,9 @@ function coerce(value: unknown, coercion: Coercion): unknown {
   if (value === null || value === undefined || value === '' || value === 0 || value === false) return undefined;
   switch (coercion) {
     case 'text':
-      if (typeof value === 'number') return String(value);
+      return typeof value === 'string' && isBlank(value) ? undefined : value;
+    case 'numbered-text':
+      if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? String(value) : value;
       return typeof value === 'string' && isBlank(value) ? undefined : value;
     case 'ip': {
       if (typeof value !== 'string') return value;

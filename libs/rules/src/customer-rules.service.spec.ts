@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { BUS, type Bus } from '@vigil/bus';
 import { loadConfig } from '@vigil/config';
-import { decodeRuleSetRecord, TOPICS, type WorkspaceRuleSet } from '@vigil/contracts';
+import { decodeRuleSetRecord, encodeRuleStatusRecord, TOPICS, type WorkspaceRuleSet } from '@vigil/contracts';
 import { PlatformModule } from '@vigil/platform';
 import { makeTempDir } from '@vigil/testing';
 import { CustomerRulesService } from './customer-rules.service';
@@ -158,6 +158,27 @@ describe('CustomerRulesService (real chdb and local bus)', () => {
       expect(dry).toMatchObject({ valid: 0, invalid: 0, placeholdersFile: 'placeholders.yml' });
       expect(await rules.placeholdersOf('ws-ph-bad')).toEqual({});
     });
+  });
+
+  it("lists each rule's state from the scoring engines' status topic: quarantined only for the version they judged", async () => {
+    await rules.upload('ws-state', writeZip([{ name: 'a.yml', data: dnsRule(ID(51), 'a.test') }, { name: 'b.yml', data: dnsRule(ID(52), 'b.test') }]), { mode: 'merge', dryRun: false });
+    const [a, b] = await rules.list('ws-state');
+    expect([a.state, b.state]).toEqual(['active', 'active']);
+    const bus = app.get<Bus>(BUS);
+    const quarantined = [
+      { id: ID(51), updatedAt: a.updatedAt, reason: 'rule budget exceeded: 10001 detection values' },
+      { id: ID(52), updatedAt: '2000-01-01T00:00:00.000Z', reason: 'an older version' },
+    ];
+    await bus.publish(TOPICS.ruleStatus.name, [{ key: 'ws-state', value: encodeRuleStatusRecord({ v: 1, workspaceId: 'ws-state', version: 1, quarantined }) }]);
+    let states: Array<{ id: string; state: string; reason?: string }> = [];
+    for (let i = 0; i < 100 && states[0]?.state !== 'quarantined'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      states = (await rules.list('ws-state')).map(({ id, state, reason }) => ({ id, state, ...(reason ? { reason } : {}) }));
+    }
+    expect(states).toEqual([
+      { id: ID(51), state: 'quarantined', reason: 'rule budget exceeded: 10001 detection values' },
+      { id: ID(52), state: 'active' },
+    ]);
   });
 
   it('refuses a corrupt archive as a whole', async () => {

@@ -10,15 +10,16 @@ import {
   type WorkspaceRuleSet,
 } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
-import { compileCorrelation, loadSigmaDocuments } from '@vigil/sigma';
 import { STORE_FACTORY, type StoreFactory } from '@vigil/store';
 import { CustomerRulesRepository } from './store/customer-rules.repository';
 import { RULES_MIGRATIONS } from './store/migrations';
 import { PlaceholdersRepository } from './store/placeholders.repository';
-import { isPlaceholdersFile, parsePlaceholdersFile } from './upload/placeholders-file';
-import { checkCorrelations, rulesBrokenByPlaceholders, validateRuleFiles } from './upload/rule-validation';
-import type { ImportMode, UploadOptions } from './upload/upload-params';
-import { readRuleZip, type ZipRuleFile } from './upload/zip-reader';
+import { RuleStatusBoard } from './status/rule-status-board';
+import { isPlaceholdersFile } from './upload/placeholders-file';
+import { screenRuleFiles } from './upload/text-screen';
+import type { UploadOptions } from './upload/upload-params';
+import { UploadValidator } from './upload/upload-validator';
+import { readRuleZip } from './upload/zip-reader';
 
 export interface UploadOutcome {
   /** Documents that passed validation (stored unless dry run). */
@@ -31,18 +32,11 @@ export interface UploadOutcome {
   placeholdersFile?: string;
 }
 
-/** The placeholders an upload applies, and the errors of its placeholders file. */
-interface ResolvedPlaceholders {
-  placeholders: WorkspacePlaceholders;
-  /** Name of the valid placeholders file that set them (absent: carried over or cleared by the import mode). */
-  file?: string;
-  errors: DetectionValidationError[];
-}
-
 /**
  * Customer Sigma rules: validates uploads, stores them per workspace (the system of record) and announces each
  * workspace's whole current rule set on the compacted `ctl.rules.v1`, keyed by workspace id, from which every
- * scoring-engine instance compiles. Uploads of one workspace are applied one after another.
+ * scoring-engine instance compiles. Uploads of one workspace are applied one after another; each upload's
+ * validation runs in a worker thread under SIGMA_BUDGET.upload (see {@link UploadValidator}).
  */
 @Injectable()
 export class CustomerRulesService implements OnApplicationBootstrap {
@@ -56,6 +50,8 @@ export class CustomerRulesService implements OnApplicationBootstrap {
     @Inject(STORE_FACTORY) private readonly stores: StoreFactory,
     @Inject(BUS) private readonly bus: Bus,
     private readonly readiness: Readiness,
+    private readonly validator: UploadValidator,
+    private readonly statuses: RuleStatusBoard,
   ) {
     readiness.expect('customer-rules');
   }
@@ -71,63 +67,59 @@ export class CustomerRulesService implements OnApplicationBootstrap {
 
   /**
    * Reads, validates and (unless `dryRun`) stores an archive's rules. Valid rules of a mixed upload are stored.
-   * @throws ZipRejectedError when the archive itself is refused (nothing is stored).
+   * @throws ZipRejectedError when the archive itself is refused; UploadBudgetError when its validation overran
+   * its budget; UploadValidationBusyError when too many uploads wait (nothing is stored in any of these cases).
    */
   async upload(workspaceId: string, zip: Buffer, options: UploadOptions): Promise<UploadOutcome> {
     const contents = await readRuleZip(zip);
-    const ruleFiles = contents.files.filter((f) => !isPlaceholdersFile(f.fileName));
-    const placeholderFiles = contents.files.filter((f) => isPlaceholdersFile(f.fileName));
+    const screened = await screenRuleFiles(contents.files);
+    const ruleFiles = screened.passed.filter((f) => !isPlaceholdersFile(f.fileName));
+    const placeholderFiles = screened.passed.filter((f) => isPlaceholdersFile(f.fileName));
     return this.serialised(workspaceId, async () => {
-      const existing = await this.repository.current(workspaceId);
+      const existing = (await this.repository.current(workspaceId)).map(withoutWorkspace);
       const existingPlaceholders = await this.placeholders.get(workspaceId);
-      const resolved = resolvePlaceholders(placeholderFiles, options.mode, existingPlaceholders);
-      const validate = (placeholders: WorkspacePlaceholders) => {
-        const validated = validateRuleFiles(ruleFiles, placeholders);
-        const uploadedIds = new Set(validated.candidates.map((c) => c.id));
-        return { validated, kept: options.mode === 'replace' ? [] : existing.filter((r) => !uploadedIds.has(r.id)) };
-      };
-      let { validated, kept } = validate(resolved.placeholders);
-      if (resolved.file !== undefined && options.mode === 'merge') {
-        // New placeholders must still serve the rules a merge keeps; otherwise the old ones stay.
-        const broken = rulesBrokenByPlaceholders(kept, resolved.placeholders);
-        if (broken.length) {
-          resolved.errors.push({ fileName: resolved.file, error: `placeholders not applied: ${broken.join('; ')}` });
-          resolved.placeholders = existingPlaceholders;
-          resolved.file = undefined;
-          ({ validated, kept } = validate(existingPlaceholders));
-        }
-      }
-      const checked = checkCorrelations(validated.candidates, validated.references, kept, correlationReferences(kept));
-      const errors = [...resolved.errors, ...validated.errors, ...checked.errors];
+      const evaluation = await this.validator.evaluate({ ruleFiles, placeholderFiles, mode: options.mode, existing, existingPlaceholders });
+      const errors = [...screened.errors, ...evaluation.errors];
       const outcome: UploadOutcome = {
-        valid: checked.candidates.length,
+        valid: evaluation.candidates.length,
         invalid: errors.length,
         errors,
         ignored: contents.ignored,
-        ...(resolved.file !== undefined ? { placeholdersFile: resolved.file } : {}),
+        ...(evaluation.placeholdersFile !== undefined ? { placeholdersFile: evaluation.placeholdersFile } : {}),
       };
       if (options.dryRun) return outcome;
 
       const version = this.nextVersion();
       const updatedAt = new Date().toISOString();
-      const stored: CustomerRule[] = checked.candidates.map((c) => ({ ...c, updatedAt }));
+      const stored: CustomerRule[] = evaluation.candidates.map((c) => ({ ...c, updatedAt }));
+      const keptIds = new Set(evaluation.keptIds);
+      const kept = existing.filter((r) => keptIds.has(r.id));
       const storedIds = new Set(stored.map((r) => r.id));
       const removed = options.mode === 'replace' ? existing.filter((r) => !storedIds.has(r.id)).map((r) => ({ ...r, updatedAt })) : [];
       await this.repository.save(workspaceId, removed, version, true);
       await this.repository.save(workspaceId, stored, version);
-      const placeholdersChanged = JSON.stringify(resolved.placeholders) !== JSON.stringify(existingPlaceholders);
-      if (placeholdersChanged) await this.placeholders.save(workspaceId, resolved.placeholders, version, updatedAt);
-      await this.publish(workspaceId, [...kept.map(withoutWorkspace), ...stored], version, resolved.placeholders);
+      const placeholdersChanged = JSON.stringify(evaluation.placeholders) !== JSON.stringify(existingPlaceholders);
+      if (placeholdersChanged) await this.placeholders.save(workspaceId, evaluation.placeholders, version, updatedAt);
+      await this.publish(workspaceId, [...kept, ...stored], version, evaluation.placeholders);
       this.logger.log(
         `workspace ${workspaceId}: ${options.mode} upload stored ${stored.length} rule(s), removed ${removed.length}, refused ${errors.length}` +
-          (placeholdersChanged ? `, set ${Object.keys(resolved.placeholders).length} placeholder(s)` : ''),
+          (placeholdersChanged ? `, set ${Object.keys(evaluation.placeholders).length} placeholder(s)` : ''),
       );
       return outcome;
     });
   }
 
   async list(workspaceId: string): Promise<CustomerRuleSummary[]> {
-    return (await this.repository.current(workspaceId)).map(({ id, kind, title, level, status, fileName, updatedAt }) => ({ id, kind, title, level, status, fileName, updatedAt }));
+    return (await this.repository.current(workspaceId)).map(({ id, kind, title, level, status, fileName, updatedAt }) => ({
+      id,
+      kind,
+      title,
+      level,
+      status,
+      fileName,
+      updatedAt,
+      ...this.statuses.stateOf(workspaceId, { id, updatedAt }),
+    }));
   }
 
   /** The workspace's configured `expand` placeholders ({} when none). */
@@ -166,34 +158,7 @@ export class CustomerRulesService implements OnApplicationBootstrap {
   }
 }
 
-/**
- * merge: a valid file replaces the placeholders, no file (or an invalid one) keeps them; replace: a valid file
- * sets them, otherwise there are none. Only one placeholders file per archive.
- */
-function resolvePlaceholders(files: readonly ZipRuleFile[], mode: ImportMode, existing: WorkspacePlaceholders): ResolvedPlaceholders {
-  const fallback = mode === 'merge' ? existing : {};
-  const [file, ...extra] = files;
-  const errors: DetectionValidationError[] = extra.map((f) => ({ fileName: f.fileName, error: `only one placeholders file per archive; ${file.fileName} is used` }));
-  if (file === undefined) return { placeholders: fallback, errors };
-  const parsed = parsePlaceholdersFile(file.text);
-  if (!parsed.ok) return { placeholders: fallback, errors: [{ fileName: file.fileName, error: parsed.error }, ...errors] };
-  return { placeholders: parsed.placeholders, file: file.fileName, errors };
-}
-
 function withoutWorkspace(rule: CustomerRule & { workspaceId?: string }): CustomerRule {
   const { workspaceId: _workspaceId, ...rest } = rule;
   return rest;
-}
-
-/** References of the stored correlations a merge keeps, read back from their sources. */
-function correlationReferences(rules: readonly CustomerRule[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const rule of rules) {
-    if (rule.kind !== 'correlation') continue;
-    for (const doc of loadSigmaDocuments(rule.source, rule.fileName).documents) {
-      const compiled = compileCorrelation(doc);
-      if (compiled.ok && compiled.correlation.id === rule.id) out.set(rule.id, compiled.correlation.rules);
-    }
-  }
-  return out;
 }

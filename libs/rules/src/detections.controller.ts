@@ -4,6 +4,7 @@ import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@vigil/auth';
 import type { CustomerRuleSummary, DetectionsBadRequestBody, DetectionsUploadResponse } from '@vigil/contracts';
 import { CustomerRulesService, type UploadOutcome } from './customer-rules.service';
 import { isZipContentType, parseUploadOptions, type UploadOptions } from './upload/upload-params';
+import { UploadBudgetError, UploadValidationBusyError } from './upload/upload-validator';
 import { ZipRejectedError } from './upload/zip-reader';
 
 /**
@@ -40,7 +41,11 @@ export class DetectionsController {
     try {
       outcome = await this.rules.upload(principal.workspaceId, body, options);
     } catch (error) {
-      if (!(error instanceof ZipRejectedError)) throw error;
+      if (error instanceof UploadValidationBusyError) {
+        void reply.header('retry-after', '5');
+        throw new HttpException({ message: error.message }, HttpStatus.SERVICE_UNAVAILABLE);
+      }
+      if (!(error instanceof ZipRejectedError) && !(error instanceof UploadBudgetError)) throw error;
       const errors = error.fileName === undefined ? [] : [{ fileName: error.fileName, error: error.message }];
       return refuse(badRequest(`${error.message}; nothing was stored`, { valid: 0, invalid: errors.length, errors }));
     }

@@ -5,15 +5,17 @@ import { DetectionsBodyLimit } from './detections-body-limit';
 import { DetectionsController } from './detections.controller';
 import { InventoryController } from './inventory.controller';
 import { InventoryService } from './inventory.service';
+import { RuleStatusBoard } from './status/rule-status-board';
+import { UploadValidator } from './upload/upload-validator';
 
 /** The rules service: the threat and flag inventory, and customer Sigma rules (upload, storage, distribution). */
 @Module({
   imports: [AuthModule],
   controllers: [InventoryController, DetectionsController],
-  providers: [InventoryService, CustomerRulesService, DetectionsBodyLimit],
+  providers: [InventoryService, CustomerRulesService, UploadValidator, RuleStatusBoard, DetectionsBodyLimit],
 })
 export class RulesModule {}
 
 /** Customer rules without HTTP (tests, tools). */
-@Module({ providers: [CustomerRulesService], exports: [CustomerRulesService] })
+@Module({ providers: [CustomerRulesService, UploadValidator, RuleStatusBoard], exports: [CustomerRulesService] })
 export class CustomerRulesCoreModule {}

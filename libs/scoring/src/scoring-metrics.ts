@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { metricsRegistry } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
@@ -39,5 +39,27 @@ export const scoringMetrics = {
     scored.inc(events);
     findings.inc(findingCount);
     alerts.inc(alertCount);
+  },
+};
+
+const quarantinedRules = new Gauge({
+  name: 'vigil_sigma_rules_quarantined',
+  help: 'Customer Sigma rule documents this scoring engine could not load (compile error, budget, exception), over all workspaces',
+  registers: [metricsRegistry],
+});
+const quarantines = new Counter({
+  name: 'vigil_sigma_rule_quarantines_total',
+  help: 'Customer Sigma rule documents quarantined, by cause (compile, budget, exception)',
+  labelNames: ['cause'],
+  registers: [metricsRegistry],
+});
+
+export const sigmaRuleMetrics = {
+  /** How many documents are quarantined now, over all workspaces. */
+  quarantinedNow(count: number): void {
+    quarantinedRules.set(count);
+  },
+  quarantined(cause: 'compile' | 'budget' | 'exception'): void {
+    quarantines.inc({ cause });
   },
 };

@@ -1,4 +1,5 @@
 export * from './openapi-document';
 export * from './openapi-types';
-export { FINDINGS_MAX_AGE_PATTERN, ALERTS_MAX_AGE_PATTERN } from './parameters';
+export * from './max-age';
+export { REJECTION_REASON_PATTERN } from './schemas-telemetry';
 export { EVENT_SCHEMA_BY_TYPE } from './request-bodies';

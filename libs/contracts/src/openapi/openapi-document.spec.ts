@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from './openapi-document';
 import { HTTP_METHODS, type JsonSchema } from './openapi-types';
-import { ALERTS_MAX_AGE_PATTERN, FINDINGS_MAX_AGE_PATTERN } from './parameters';
+import { ALERTS_MAX_AGE_PATTERN, FINDINGS_MAX_AGE_PATTERN } from './max-age';
 import { alertSchemas } from './schemas-alerts';
 import { findingSchemas } from './schemas-findings';
 import { serviceSchemas } from './schemas-service';
@@ -313,7 +313,16 @@ describe('openApiDocument', () => {
     ['-5s', false, false],
     ['1.5h', false, false],
     ['s', false, false],
-  ])('maxAge %s: findings %s, alerts %s', (value, findings, alerts) => {
+    ['', false, false],
+    ['2592000s', true, true],
+    ['2592001s', false, false],
+    ['43200m', true, true],
+    ['43201m', false, false],
+    ['721h', false, false],
+    ['31d', false, false],
+    ['086400s', false, false],
+    ['9999999999999d', false, false],
+  ])('maxAge %p: findings %s, alerts %s', (value, findings, alerts) => {
     expect(new RegExp(FINDINGS_MAX_AGE_PATTERN).test(value)).toBe(findings);
     expect(new RegExp(ALERTS_MAX_AGE_PATTERN).test(value)).toBe(alerts);
   });
@@ -357,6 +366,9 @@ describe('openApiDocument', () => {
 
     const upload = schema('eventsResponseBody');
     expect(upload({ received: 3, accepted: 2, rejected: { invalid_ts: 1 } })).toBe(true);
+    expect(upload({ received: 9, accepted: 0, rejected: { invalid_srcIP: 1, missing_query: 1, too_deep: 1, ts_out_of_range: 1 } })).toBe(true);
+    expect(upload({ received: 3, accepted: 2, rejected: { invalid_: 1 } })).toBe(false);
+    expect(upload({ received: 3, accepted: 2, rejected: { some_reason: 1 } })).toBe(false);
     expect(upload({ received: 3, accepted: 2, rejected: { 'Bad Reason': 1 } })).toBe(false);
     expect(upload({ received: 3, accepted: 2 })).toBe(false);
 
@@ -388,6 +400,14 @@ describe('openApiDocument', () => {
     expect(finding({ ...minimal, class_uid: 2001 })).toBe(false);
     const { finding_info: _omitted, ...noInfo } = minimal;
     expect(finding(noInfo)).toBe(false);
+  });
+
+  it('describes each customer rule with its state: active, or quarantined with the reason', () => {
+    const rules = ajvWithDocument().getSchema(`${DOCUMENT_ID}#/components/schemas/customerRules`)!;
+    const rule = { id: 'r-1', kind: 'rule', title: 'T', level: 'high', status: 'test', fileName: 'a.yml', updatedAt: '2025-01-01T00:00:00.000Z' };
+    expect(rules({ rules: [{ ...rule, state: 'active' }, { ...rule, id: 'r-2', state: 'quarantined', reason: 'rule budget exceeded' }] })).toBe(true);
+    expect(rules({ rules: [rule] })).toBe(false);
+    expect(rules({ rules: [{ ...rule, state: 'broken' }] })).toBe(false);
   });
 
   it('serialises to JSON without loss', () => {

@@ -1,11 +1,5 @@
+import { ALERTS_MAX_AGE_PATTERN, FINDINGS_MAX_AGE_PATTERN, maxAgeLimits } from './max-age';
 import type { HeaderObject, ParameterObject } from './openapi-types';
-
-/**
- * Grammar of `maxAge`: a positive whole number and a unit. The upper bounds (30d for findings, 720h for alerts)
- * are checked by the server, not by the pattern.
- */
-export const FINDINGS_MAX_AGE_PATTERN = '^[0-9]*[1-9][0-9]*[smhd]$';
-export const ALERTS_MAX_AGE_PATTERN = '^[0-9]*[1-9][0-9]*[smh]$';
 
 export const componentParameters: Record<string, ParameterObject> = {
   follow: {
@@ -36,23 +30,21 @@ export const componentParameters: Record<string, ParameterObject> = {
     name: 'maxAge',
     in: 'query',
     required: false,
-    description:
-      'Oldest result to return, as a whole number followed by `s`, `m`, `h` or `d` (for example `86400s`). At most `30d`; defaults to three days. Zero, another unit, or a longer period is a 400.',
+    description: `Oldest result to return: a whole number without leading zeros followed by \`s\`, \`m\`, \`h\` or \`d\` (for example \`86400s\`), from 1 up to 30 days: ${maxAgeLimits('findings')}. Defaults to three days when the parameter is left out. Any other value, an empty one included, is a 400. The pattern states exactly this grammar and its bounds.`,
     schema: { type: 'string', pattern: FINDINGS_MAX_AGE_PATTERN, default: '3d', examples: ['86400s', '30d'] },
   },
   alertsMaxAge: {
     name: 'maxAge',
     in: 'query',
     required: false,
-    description:
-      'Oldest alert to return, as a whole number followed by `s`, `m` or `h`. At most `720h`; defaults to three days. Zero, another unit, or a longer period is a 400.',
+    description: `Oldest alert to return: a whole number without leading zeros followed by \`s\`, \`m\` or \`h\` (for example \`3600s\`), from 1 up to 30 days: ${maxAgeLimits('alerts')}. Defaults to three days when the parameter is left out. Any other value, an empty one or days included, is a 400. The pattern states exactly this grammar and its bounds.`,
     schema: { type: 'string', pattern: ALERTS_MAX_AGE_PATTERN, default: '72h', examples: ['3600s', '720h'] },
   },
   minSeverity: {
     name: 'minSeverity',
     in: 'query',
     required: false,
-    description: 'Leave out results whose severity is below this value (1 informational … 5 critical).',
+    description: 'Leave out results whose severity is below this value (1 informational … 5 critical). Any other value, an empty one included, is a 400.',
     schema: { type: 'integer', minimum: 1, maximum: 5 },
   },
   threats: {
@@ -60,8 +52,8 @@ export const componentParameters: Record<string, ParameterObject> = {
     in: 'query',
     required: false,
     description:
-      'With `all`, the `threats` map of the response holds the whole threat dictionary instead of only the threats the returned alerts mention.',
-    schema: { type: 'string', enum: ['all'] },
+      'With `all`, the `threats` map of the response holds the whole threat dictionary instead of only the threats the returned alerts mention. Any other value is ignored.',
+    schema: { type: 'string', examples: ['all'] },
   },
   importMode: {
     name: 'import_mode',

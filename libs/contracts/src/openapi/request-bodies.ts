@@ -45,9 +45,15 @@ function eventsRequestBody(type: TelemetryType): RequestBodyObject {
     description: [
       `A batch of ${type} events: JSON objects one after another, usually one per line, with no enclosing array`,
       '(a JSON array of objects is read too). There is no limit on the number of events, only on the decompressed',
-      'size (10 MiB). Field names match case-insensitively (`srcIp` is read as `srcIP`); empty strings and zeros',
-      'count as absent; unknown fields are dropped. An event that cannot be used is counted under `rejected` in',
-      'the answer instead of failing the request.',
+      'size (10 MiB). Field names match case-insensitively (`srcIp` is read as `srcIP`); `null`, empty strings,',
+      'zeros and `false` count as absent (traffic counters keep 0); unknown fields are dropped. Integer and number',
+      'fields also take digit strings (`"443"`), booleans `"true"`/`"false"`. A string field takes only a string —',
+      'a number there makes the event invalid — except `qtype` and `proto`, whose numbers (`16`, `6`) are named.',
+      'Each event must stay within these bounds, unknown fields included: nesting of at most 32 levels (the event',
+      'is level 1), at most 1000 values in all (members of the event and of nested objects, elements of nested',
+      'arrays), strings and field names of at most 65536 characters, and a `ts` at most ten years before or after',
+      'the time of receipt. An event that cannot be used is counted under `rejected` in the answer instead of',
+      'failing the request; the rest of the batch is kept. Only a body that holds no JSON object at all is a 400.',
     ].join(' '),
     content: {
       'application/json': {

@@ -48,6 +48,11 @@ export const serviceSchemas: Record<string, JsonSchema> = {
         minimum: 0,
         description: 'Sigma rules read from the archive and accepted (only validated when `dry_run` is true).',
       },
+      ignored: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Archive entries that are not `.yml`/`.yaml` files, left unread; absent when there were none.',
+      },
     },
   },
   customerRules: {
@@ -60,7 +65,7 @@ export const serviceSchemas: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['id', 'kind', 'title'],
+          required: ['id', 'kind', 'title', 'state'],
           properties: {
             id: { type: 'string', description: 'The rule id (Sigma `id`, else `name`, else a content hash).' },
             kind: { type: 'string', enum: ['rule', 'correlation', 'filter'] },
@@ -69,6 +74,13 @@ export const serviceSchemas: Record<string, JsonSchema> = {
             status: { type: 'string' },
             fileName: { type: 'string', description: 'File the rule came from in its last upload.' },
             updatedAt: { type: 'string', format: 'date-time' },
+            state: {
+              type: 'string',
+              enum: ['active', 'quarantined'],
+              description:
+                '`quarantined`: the scoring engines could not load this version of the rule (a compile error, a budget exceeded, an exception) and it does not run; the workspace\'s other rules do.',
+            },
+            reason: { type: 'string', description: 'Why the rule is quarantined (present only then).' },
           },
         },
       },

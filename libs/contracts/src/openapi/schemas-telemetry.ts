@@ -5,11 +5,21 @@ import { schemaRef } from './refs';
  * Telemetry event schemas (request side of POST /v1/events/{type}, and the `event` of an alert). They describe
  * the canonical spelling; the ingest path is more lenient than these schemas (see the request body text).
  */
+
+/**
+ * Every key of `rejected` in an upload's answer: the fixed reasons, and `invalid_<field>` / `missing_<field>`
+ * with the field spelt as in the event schemas (`invalid_srcIP`). The ingest tests check that every reason the
+ * server can produce matches it.
+ */
+export const REJECTION_REASON_PATTERN =
+  '^(?:invalid_json|not_an_object|too_deep|too_many_fields|string_too_long|ts_out_of_range|(?:invalid|missing)_[a-z][A-Za-z0-9]*)$';
+
 const eventHeaderProperties: Record<string, JsonSchema> = {
   ts: {
     type: 'string',
     format: 'date-time',
-    description: 'When the event happened (RFC 3339). Offsets and up to nine fractional digits are accepted; stored as UTC.',
+    description:
+      'When the event happened (RFC 3339, or Unix epoch seconds, milli-, micro- or nanoseconds). Offsets and up to nine fractional digits are accepted; stored as UTC with milliseconds. Missing, empty or the Go zero time: the time of receipt. More than ten years before or after the time of receipt: the event is rejected (`ts_out_of_range`).',
     examples: ['2024-06-10T06:13:20.123Z'],
   },
   srcIP: { ...schemaRef('ipAddress'), description: 'Address of the host that originated the traffic.' },
@@ -131,11 +141,18 @@ export const telemetrySchemas: Record<string, JsonSchema> = {
       accepted: { type: 'integer', minimum: 0, description: 'Events that passed validation and were queued for scoring.' },
       rejected: {
         type: 'object',
-        description:
-          'Events that were dropped, keyed by a short, stable snake_case reason (for example `invalid_ts`, `missing_query`, `not_an_object`). Empty when every event was accepted.',
-        propertyNames: { pattern: '^[a-z][a-z0-9_]*$' },
+        description: [
+          'Events that were dropped, counted by reason. Empty when every event was accepted. The reasons:',
+          '`invalid_json` (text that is not JSON), `not_an_object` (a JSON value that is not an object),',
+          '`too_deep` (nested more than 32 levels), `too_many_fields` (more than 1000 values in all),',
+          '`string_too_long` (a string or field name over 65536 characters), `ts_out_of_range` (`ts` more than ten',
+          'years from the time of receipt), `missing_<field>` (a required field absent or empty) and `invalid_<field>`',
+          '(a field whose value has the wrong type or cannot be read). `<field>` is spelt as in the event schema,',
+          'for example `invalid_srcIP`, `invalid_destPort`, `missing_query`.',
+        ].join(' '),
+        propertyNames: { pattern: REJECTION_REASON_PATTERN },
         additionalProperties: { type: 'integer', minimum: 1 },
-        examples: [{ invalid_srcIP: 2, missing_query: 1 }],
+        examples: [{ invalid_srcIP: 2, missing_query: 1, too_deep: 1 }],
       },
     },
     additionalProperties: false,

@@ -14,8 +14,9 @@ export interface ResultsQueryParams {
   minSeverity?: string;
 }
 
+/** 1–5, or undefined when absent; anything else, an empty value included, is a 400 (as the OpenAPI document says). */
 function parseMinSeverity(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined) return undefined;
   if (!/^[1-5]$/.test(value)) throw new BadRequestException({ message: `minSeverity must be a whole number from 1 to 5, got ${JSON.stringify(value)}` });
   return Number(value);
 }

@@ -1,6 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { allowedMethods } from './route-table';
 
 interface ErrorWithStatus {
   statusCode?: number;
@@ -20,8 +19,8 @@ function messageOf(body: unknown, fallback: string): string {
 
 /**
  * Every error leaves as JSON `{message}` with its status: Nest HTTP exceptions, Fastify's own 4xx errors
- * (body too large, bad content type, malformed JSON), 405 for a known path with another method, and 500
- * (logged, with a generic message) for anything unexpected.
+ * (body too large, bad content type, malformed JSON), and 500 (logged, with a generic message) for anything
+ * unexpected. Unknown paths and methods never get here: the request gate answers them 404/405 (request-gate.ts).
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -52,17 +51,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
     }
 
-    if (status === 404) {
-      const path = request.url.split('?')[0];
-      const allowed = allowedMethods(path);
-      if (allowed.length > 0 && !allowed.includes(request.method)) {
-        status = 405;
-        message = `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`;
-        void reply.header('Allow', allowed.join(', '));
-      } else if (allowed.length === 0) {
-        message = `No such endpoint: ${request.method} ${path}`;
-      }
-    }
     if (status === 413) message = 'Request body too large: the limit applies after decompression (10 MB for telemetry, 50 MB for rule archives)';
     if (status >= 500) this.logger.error(`${request.method} ${request.url}: ${String((exception as Error)?.stack ?? exception)}`);
     if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));

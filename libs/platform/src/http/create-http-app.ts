@@ -1,12 +1,19 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import compress from '@fastify/compress';
-import type { FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { VigilConfig } from '@vigil/config';
-import { createDecompressionHook, drainBriefly } from '@vigil/ingest';
+import { createDecompressionHook } from '@vigil/ingest';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { registerHttpMetrics } from '../ops/http-metrics';
-import { loadTlsMaterial } from './tls';
+import { createClientErrorHandler } from './client-errors';
+import { fastifyConnectionOptions, limitConnections, nodeServerTimeouts } from './connection-limits';
+import { VERIFIER_TOKENS, type CredentialVerifier } from './credential-verifier';
+import { registerRequestGate, type VerifierLookup } from './request-gate';
+import type { Credential } from './route-credentials';
+import { loadTlsMaterial, type TlsMaterial } from './tls';
+import { registerUnreadBodyHandling } from './unread-body';
 
 /** Decoded (decompressed) body cap of POST /v1/events/*, per the spec. */
 export const EVENTS_BODY_LIMIT = 10 * 1024 * 1024;
@@ -18,34 +25,52 @@ function wantsRawBody(request: FastifyRequest): boolean {
 }
 
 /**
- * The HTTP server shared by every Vigil app: Fastify with request decompression under a decoded-size cap,
+ * The HTTP server shared by every Vigil app: Fastify with connection-level limits, a request gate that answers
+ * unknown routes and checks credentials before any body is read, request decompression under a decoded-size cap,
  * raw bodies for telemetry, JSON elsewhere, compressed responses, JSON errors, metrics and optional HTTPS.
  */
 export async function createHttpApp(module: unknown, config: VigilConfig): Promise<NestFastifyApplication> {
-  const https = await loadTlsMaterial(config);
-  const adapter = new FastifyAdapter({
-    bodyLimit: EVENTS_BODY_LIMIT,
-    https: https ?? null,
-    logger: false,
-    return503OnClosing: true,
-    forceCloseConnections: true,
-  } as never);
+  const adapter = new FastifyAdapter(httpServerOptions(config, await loadTlsMaterial(config)) as never);
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     bodyParser: false,
     logger: loggerLevels(config.logLevel),
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  prepareRequestHandling(fastify, app.getHttpServer(), config, providedVerifiers(app));
+  // Responses only: request bodies are decoded by our own hook, which enforces the decoded-size cap.
+  await app.register(compress as never, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
+  registerHttpMetrics(fastify);
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** Fastify's server options: body cap, TLS, the connection-level limits and the answers to malformed requests. */
+export function httpServerOptions(config: VigilConfig, https?: TlsMaterial): FastifyServerOptions & Record<string, unknown> {
+  const timeouts = nodeServerTimeouts(config.http);
+  return {
+    bodyLimit: EVENTS_BODY_LIMIT,
+    https: https ? { ...https, ...timeouts } : null,
+    http: timeouts,
+    ...fastifyConnectionOptions(config.http),
+    clientErrorHandler: createClientErrorHandler(config.http),
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  };
+}
+
+/**
+ * What happens to a request between its headers and its handler, in this order: the request gate (404/405, then
+ * the route's credential) before any body is read, the handling of bodies nobody will read (100-continue, bounded
+ * draining), decompression under the decoded cap, then the body parsers (raw Buffer or JSON).
+ */
+export function prepareRequestHandling(fastify: FastifyInstance, server: Server, config: VigilConfig, verifierFor: VerifierLookup): void {
+  limitConnections(server, config.http);
+  registerRequestGate(fastify, verifierFor);
+  registerUnreadBodyHandling(fastify, server);
   fastify.addHook('preParsing', createDecompressionHook());
-  // A 413 goes out before the body has been read. Closing at once would reset the connection under a client
-  // that is still sending, and many clients then lose the answer (EPIPE); so the rest is read and dropped,
-  // within a bound of bytes and time (drainBriefly), and the connection closes after that instead.
-  fastify.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode === 413 && !request.raw.complete) {
-      reply.removeHeader('connection');
-      drainBriefly(request.raw);
-    }
-  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (wantsRawBody(request) || body.length === 0) return done(null, wantsRawBody(request) ? body : undefined);
@@ -55,12 +80,23 @@ export async function createHttpApp(module: unknown, config: VigilConfig): Promi
       done(Object.assign(new Error('The request body is not valid JSON'), { statusCode: 400 }), undefined);
     }
   });
-  // Responses only: request bodies are decoded by our own hook, which enforces the decoded-size cap.
-  await app.register(compress as never, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
-  registerHttpMetrics(fastify);
-  app.useGlobalFilters(new ApiExceptionFilter());
-  app.enableShutdownHooks();
-  return app;
+}
+
+/** The verifier of each credential that a feature module of this process provides (looked up once). */
+function providedVerifiers(app: NestFastifyApplication): VerifierLookup {
+  const found = new Map<Credential, CredentialVerifier>();
+  return (credential) => {
+    let verifier = found.get(credential);
+    if (verifier === undefined) {
+      try {
+        verifier = app.get<CredentialVerifier>(VERIFIER_TOKENS[credential], { strict: false });
+        found.set(credential, verifier);
+      } catch {
+        return undefined;
+      }
+    }
+    return verifier;
+  };
 }
 
 function loggerLevels(level: VigilConfig['logLevel']): ('error' | 'warn' | 'log' | 'debug')[] {

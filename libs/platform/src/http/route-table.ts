@@ -1,26 +1,16 @@
-import { openApiDocument } from '@vigil/contracts';
+import type { FastifyInstance } from 'fastify';
 
-interface RouteTemplate {
-  pattern: RegExp;
-  methods: string[];
+/** The path of a request URL, without its query string. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
-
-function compile(): RouteTemplate[] {
-  const paths = (openApiDocument as { paths: Record<string, Record<string, unknown>> }).paths;
-  return Object.entries(paths).map(([template, item]) => {
-    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-    const methods = Object.keys(item).filter((m) => HTTP_METHODS.includes(m)).map((m) => m.toUpperCase());
-    if (methods.includes('GET')) methods.push('HEAD');
-    return { pattern: new RegExp(`^${source}/?$`), methods };
-  });
-}
-
-let table: RouteTemplate[] | undefined;
-
-/** Methods the API documents for a concrete path (empty when the path is unknown). Source: the OpenAPI document. */
-export function allowedMethods(path: string): string[] {
-  table ??= compile();
-  return table.find((route) => route.pattern.test(path))?.methods ?? [];
+/**
+ * Methods this server has a route for at a concrete path (empty when the path is unknown), asked of Fastify's own
+ * router, so the answer is always what the server really serves (also the operator API, which the OpenAPI
+ * document leaves out, and only the services running in this process).
+ */
+export function allowedMethods(fastify: FastifyInstance, path: string): string[] {
+  return fastify.supportedMethods.filter((method) => fastify.findRoute({ method: method as never, url: path }) !== null);
 }

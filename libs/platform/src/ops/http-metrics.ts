@@ -23,3 +23,23 @@ export function registerHttpMetrics(fastify: FastifyInstance): void {
     durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 }
+
+const clientErrors = new Counter({
+  name: 'vigil_http_client_errors_total',
+  help: 'Requests refused before they reached the router, by reason (request_timeout, header_overflow, unknown_method, malformed)',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+const refusedConnections = new Counter({
+  name: 'vigil_http_connections_refused_total',
+  help: 'Connections closed on arrival because VIGIL_MAX_CONNECTIONS were open',
+  registers: [metricsRegistry],
+});
+
+export function countClientError(reason: string): void {
+  clientErrors.inc({ reason });
+}
+
+export function countRefusedConnection(): void {
+  refusedConnections.inc();
+}

@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { WorkspacePlaceholders } from '@vigil/contracts';
+import { scanYamlText, yamlExpansionError, yamlTextError } from '@vigil/sigma';
 
 /**
  * Per-workspace values of Sigma `expand` placeholders (`field|expand: '%name%'`).
@@ -47,7 +48,10 @@ export function parsePlaceholdersFile(text: string): PlaceholdersParseResult {
   const fail = (error: string): PlaceholdersParseResult => ({ ok: false, error });
   const limits = PLACEHOLDER_LIMITS;
   if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) return fail(`placeholders file is larger than ${limits.maxBytes} bytes`);
-  if (flowDepth(text) > limits.maxFlowDepth) return fail(`YAML nesting deeper than ${limits.maxFlowDepth} levels`);
+  if (scanYamlText(text).flowDepth > limits.maxFlowDepth) return fail(`YAML nesting deeper than ${limits.maxFlowDepth} levels`);
+  // The same budget as rule files: bounded before the parser runs, and once parsed before aliases are expanded.
+  const tooLarge = yamlTextError(text);
+  if (tooLarge) return fail(tooLarge);
 
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
   const first = doc.errors[0];
@@ -55,6 +59,8 @@ export function parsePlaceholdersFile(text: string): PlaceholdersParseResult {
     const pos = first.linePos?.[0];
     return fail(`YAML error at ${pos ? `line ${pos.line}, column ${pos.col}` : 'unknown position'}: ${first.message.split(/ at line \d+/)[0]}`);
   }
+  const expands = yamlExpansionError(doc);
+  if (expands) return fail(expands);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: limits.maxAliasCount });
@@ -90,27 +96,4 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a map';
   return `${typeof value} ${JSON.stringify(value)}`;
-}
-
-/** Deepest nesting of flow collections, ignoring quoted text and comments; bounds the parser's recursion. */
-function flowDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let quote = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
-      const end = text.indexOf('\n', i);
-      if (end < 0) break;
-      i = end;
-    } else if ((c === '"' || c === "'") && (i === 0 || /[\s:,[{\-]/.test(text[i - 1]))) quote = c;
-    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
-    else if ((c === ']' || c === '}') && depth > 0) depth--;
-  }
-  return max;
 }

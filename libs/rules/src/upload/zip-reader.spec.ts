@@ -91,6 +91,15 @@ describe('readRuleZip', () => {
     expect(error.fileName).toBe('f50.yml');
   });
 
+  it('refuses an archive that holds two entries of the same name, naming it', async () => {
+    const rule = 'title: a\n';
+    const error = await rejection(writeZip([{ name: 'rules/a.yml', data: rule }, { name: 'b.yml', data: rule }, { name: 'rules/a.yml', data: rule }]));
+    expect(error.message).toBe('The archive holds more than one entry named "rules/a.yml"');
+    expect(error.fileName).toBe('rules/a.yml');
+    // Ignored entries too: the archive is ambiguous whatever the entry is.
+    expect((await rejection(writeZip([{ name: 'x.txt', data: '1' }, { name: 'x.txt', data: '2' }]))).fileName).toBe('x.txt');
+  });
+
   it('counts real bytes against the total when headers lie', async () => {
     const error = await readRuleZip(writeZip([{ name: 'a.yml', data: 'z'.repeat(5000), declaredSize: 10 }]), { maxEntries: 10, maxFileBytes: 4096, maxTotalBytes: 8192 }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(ZipRejectedError);

@@ -54,7 +54,7 @@ export function unsafeEntryName(name: string): string | undefined {
  * the entry count from the central directory before anything is inflated, each rule file's declared size
  * before it is opened and its real size while it inflates (a lying header is caught after at most one byte
  * too many), and the running total. Only rule files are inflated.
- * @throws ZipRejectedError for a corrupt or truncated archive, an unsafe name, or a limit exceeded.
+ * @throws ZipRejectedError for a corrupt or truncated archive, an unsafe or repeated name, or a limit exceeded.
  */
 export async function readRuleZip(buffer: Buffer, limits: ZipLimits = RULE_ZIP_LIMITS): Promise<RuleZipContents> {
   if (buffer.length < 4 || buffer.readUInt32LE(0) !== 0x04034b50) {
@@ -87,6 +87,7 @@ function openZip(buffer: Buffer): Promise<yauzl.ZipFile> {
 function readEntries(zip: yauzl.ZipFile, limits: ZipLimits): Promise<RuleZipContents> {
   return new Promise((resolve, reject) => {
     const contents: RuleZipContents = { files: [], ignored: [] };
+    const names = new Set<string>();
     let total = 0;
     let settled = false;
     const fail = (error: Error) => {
@@ -108,6 +109,9 @@ function readEntries(zip: yauzl.ZipFile, limits: ZipLimits): Promise<RuleZipCont
       const fileName = isUtf8 ? raw.toString('utf8') : raw.toString('latin1');
       const unsafe = unsafeEntryName(fileName);
       if (unsafe) return fail(new ZipRejectedError(`Unsafe entry in the archive: ${unsafe}`, fileName));
+      // Two entries of one name: which one would be the rule is up to the reader, so neither is.
+      if (names.has(fileName)) return fail(new ZipRejectedError(`The archive holds more than one entry named ${JSON.stringify(fileName)}`, fileName));
+      names.add(fileName);
       if (fileName.endsWith('/')) return zip.readEntry();
       if (!RULE_FILE.test(fileName)) {
         contents.ignored.push(fileName);

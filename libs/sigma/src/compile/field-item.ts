@@ -253,7 +253,9 @@ function compileValue(spec: string, mods: ModifierSet, value: Exclude<Value, nul
     try {
       re = RE2JS.compile(value, flags);
     } catch (err) {
-      return `'${spec}': regular expression ${JSON.stringify(value)} does not compile in the linear-time (RE2) engine: ${(err as Error).message}`;
+      const backreference = /invalid escape sequence: `(\\[1-9])`/.exec((err as Error).message);
+      const why = backreference ? `backreferences such as ${backreference[1]} are not supported` : (err as Error).message;
+      return `'${spec}': regular expression ${JSON.stringify(value)} does not compile in the linear-time (RE2) engine: ${why}`;
     }
     if (fieldId === undefined) return never;
     const clauses = regexLiteralClauses(value, mods.has('i'), MIN_LITERAL);

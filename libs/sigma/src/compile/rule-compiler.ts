@@ -7,6 +7,7 @@ import type { CompiledRule, SigmaDocument, SigmaEnrichment, SigmaLogsource } fro
 import { compileDetection, type CompiledDetection } from './detection';
 import { readMeta } from './meta';
 import { detectionPlans } from './plans';
+import { detectionCost, ruleBudgetError } from './rule-cost';
 
 export interface CompileOptions {
   /** `expand` placeholders configured for the workspace: `%name%` → values. */
@@ -32,6 +33,9 @@ export function compileBody(logsource: SigmaLogsource, detection: unknown, optio
   const routing = routeLogsource(logsource);
   if (typeof routing === 'string') return routing;
   if (detection === null || typeof detection !== 'object' || Array.isArray(detection)) return `'detection' must be a map`;
+  // Counted on the data first: a rule over its budget is refused before any of it is compiled.
+  const overBudget = ruleBudgetError(detectionCost(detection, routing.eventTypes.length, options.placeholders));
+  if (overBudget) return overBudget;
   const plans = new Map<TelemetryType, CompiledDetection>();
   const unknownByType: Array<Set<string>> = [];
   for (const type of routing.eventTypes) {

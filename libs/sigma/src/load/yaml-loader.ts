@@ -1,19 +1,13 @@
 import { parseAllDocuments } from 'yaml';
 import type { SigmaDocument, SigmaDocumentKind, SigmaError } from '../types';
+import { expandedSize, RecursiveAliasError } from './expanded-size';
 import { legacySyntaxError } from './legacy-syntax';
 import { schemaError } from './schema-validator';
+import { SIGMA_BUDGET } from './sigma-budget';
+import { scanYamlText } from './yaml-scan';
 
-/** Limits that keep a hostile YAML file from exhausting memory or stack. */
-export const YAML_LIMITS = {
-  /** Alias expansions per document (an alias bomb needs thousands). */
-  maxAliasCount: 100,
-  /** Nesting depth of maps/lists; real rules stay under 8. */
-  maxDepth: 32,
-  /** Documents per file (rule collections). */
-  maxDocuments: 1000,
-  /** Bytes; the upload caps files at 1 MB before they get here. */
-  maxBytes: 1024 * 1024,
-} as const;
+/** Limits that keep a hostile YAML file from exhausting memory or stack (see {@link SIGMA_BUDGET}). */
+export const YAML_LIMITS = SIGMA_BUDGET.yaml;
 
 export interface LoadResult {
   documents: SigmaDocument[];
@@ -28,9 +22,8 @@ export interface LoadResult {
 export function loadSigmaDocuments(text: string, fileName: string): LoadResult {
   const fail = (error: string, document?: number): LoadResult => ({ documents: [], errors: [{ fileName, document, error }] });
   if (typeof text !== 'string') return fail('file content is not text');
-  if (Buffer.byteLength(text, 'utf8') > YAML_LIMITS.maxBytes) return fail(`file is larger than ${YAML_LIMITS.maxBytes} bytes`);
-  const flowDepth = maxFlowDepth(text);
-  if (flowDepth > YAML_LIMITS.maxDepth) return fail(`YAML nesting deeper than ${YAML_LIMITS.maxDepth} levels`);
+  const refused = yamlTextError(text);
+  if (refused) return fail(refused);
 
   let parsed: ReturnType<typeof parseAllDocuments>;
   try {
@@ -52,13 +45,16 @@ export function loadSigmaDocuments(text: string, fileName: string): LoadResult {
       result.errors.push({ fileName, document, error: `YAML error at ${where}: ${firstError.message.split(/ at line \d+/)[0]}` });
       return;
     }
+    const tooLarge = yamlExpansionError(doc);
+    if (tooLarge) {
+      result.errors.push({ fileName, document, error: tooLarge });
+      return;
+    }
     let data: unknown;
     try {
-      data = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
+      data = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliases });
     } catch (err) {
-      const message = (err as Error).message;
-      const reason = /alias/i.test(message) ? `too many YAML alias expansions (limit ${YAML_LIMITS.maxAliasCount}): ${message}` : message;
-      result.errors.push({ fileName, document, error: `YAML cannot be converted: ${reason}` });
+      result.errors.push({ fileName, document, error: `YAML cannot be converted: ${(err as Error).message}` });
       return;
     }
     if (data === null || data === undefined) return; // an empty document between separators
@@ -93,29 +89,47 @@ function depthOf(value: unknown, depth: number): number {
   return max;
 }
 
-/** Nesting of flow collections (`[[[…` / `{{{…`), checked before parsing so the parser never recurses deeply. */
-function maxFlowDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let quote: string | undefined;
-  let comment = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (comment) {
-      if (c === '\n') comment = false;
-      continue;
-    }
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"') i++;
-      continue;
-    }
-    const previous = i === 0 ? '\n' : text[i - 1];
-    const atTokenStart = /[\s:,[{\-]/.test(previous);
-    if ((c === '"' || c === "'") && atTokenStart) quote = c;
-    else if (c === '#' && /\s/.test(previous)) comment = true;
-    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
-    else if ((c === ']' || c === '}') && depth > 0) depth--;
+/**
+ * Why a file's raw text is refused before parsing: too large, flow nesting too deep (the parser recurses), or
+ * too many structural tokens (the parser's tree costs hundreds of bytes per node). Linear in the text.
+ */
+export function yamlTextError(text: string): string | undefined {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > YAML_LIMITS.maxBytes) return `file is larger than ${YAML_LIMITS.maxBytes} bytes`;
+  const shape = scanYamlText(text, YAML_LIMITS.maxStructuralTokens);
+  if (shape.flowDepth > YAML_LIMITS.maxDepth) return `YAML nesting deeper than ${YAML_LIMITS.maxDepth} levels`;
+  if (shape.tokens > YAML_LIMITS.maxStructuralTokens) {
+    return `YAML budget exceeded: the file has more than ${YAML_LIMITS.maxStructuralTokens} structural tokens (list items, keys, separators); the limit is ${YAML_LIMITS.maxStructuralTokens} per file (SIGMA_BUDGET.yaml.maxStructuralTokens)`;
   }
-  return max;
+  return undefined;
+}
+
+/**
+ * Why a parsed document is too large once its aliases are expanded (SIGMA_BUDGET.yaml: aliases, expanded nodes,
+ * expanded scalar bytes), or refers to itself; checked before anything is converted to data.
+ */
+export function yamlExpansionError(doc: Parameters<typeof expandedSize>[0]): string | undefined {
+  let size: ReturnType<typeof expandedSize>;
+  try {
+    size = expandedSize(doc);
+  } catch (err) {
+    if (err instanceof RecursiveAliasError) return `YAML cannot be converted: ${err.message}`;
+    throw err;
+  }
+  const limits = YAML_LIMITS;
+  if (size.aliases > limits.maxAliases) {
+    return `YAML budget exceeded: too many YAML aliases (${size.aliases}); the limit is ${limits.maxAliases} alias references per document (SIGMA_BUDGET.yaml.maxAliases)`;
+  }
+  if (size.nodes > limits.maxExpandedNodes) {
+    return `YAML budget exceeded: the document expands to ${describeCount(size.nodes)} nodes once its aliases are expanded; the limit is ${limits.maxExpandedNodes} per document (SIGMA_BUDGET.yaml.maxExpandedNodes)`;
+  }
+  if (size.scalarBytes > limits.maxExpandedScalarBytes) {
+    return `YAML budget exceeded: the document expands to ${describeCount(size.scalarBytes)} bytes of values once its aliases are expanded; the limit is ${limits.maxExpandedScalarBytes} per document (SIGMA_BUDGET.yaml.maxExpandedScalarBytes)`;
+  }
+  return undefined;
+}
+
+/** Alias bombs reach astronomical counts: beyond exact integers, say so rather than print 1e+300. */
+function describeCount(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : 'more than 2^53';
 }

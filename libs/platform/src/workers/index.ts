@@ -1,0 +1,3 @@
+export { WorkerPool, WorkerBudgetError, WorkerQueueFullError, WorkerTaskError, type WorkerPoolOptions } from './worker-pool';
+export { siblingModule } from './task-module';
+export type { TaskContext, TaskHandler } from './worker-protocol';

@@ -1,0 +1,31 @@
+import { TOPICS } from '@vigil/contracts';
+import type { TaskContext } from '../worker-protocol';
+
+/** Tasks for the WorkerPool tests; each runs inside a worker thread. */
+export function echo(input: { value: unknown }): unknown {
+  return input.value;
+}
+
+export async function fail(input: { message: string }): Promise<never> {
+  throw new RangeError(input.message);
+}
+
+/** Reports progress, then never returns: only the time budget stops it. */
+export function spin(input: { note: string }, context: TaskContext): never {
+  context.progress(input.note);
+  for (;;) {
+    // busy
+  }
+}
+
+/** Reports progress, then allocates until the thread's heap limit stops it. */
+export function hoard(input: { note: string }, context: TaskContext): number {
+  context.progress(input.note);
+  const kept: string[][] = [];
+  for (;;) kept.push(Array.from({ length: 100_000 }, (_, i) => `${i}-${kept.length}`));
+}
+
+/** Proves the thread loads TypeScript and resolves `@vigil/*` imports. */
+export function topicName(): string {
+  return TOPICS.rules.name;
+}
