@@ -1,19 +1,20 @@
 import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import { AccountModule } from '@vigil/account';
+import { EscalationsModule } from '@vigil/escalations';
 import { FindingsModule } from '@vigil/findings';
 import { GatewayModule } from '@vigil/gateway';
 import { runVigilService } from '@vigil/platform';
 import { RulesModule } from '@vigil/rules';
 import { ScoringModule } from '@vigil/scoring';
-import { TelemetryArchiveModule } from '@vigil/telemetry-archive';
+import { TelemetryArchiveModule, TelemetrySearchModule } from '@vigil/telemetry-archive';
 
 const SERVICES: Record<string, Type[]> = {
   account: [AccountModule],
   rules: [RulesModule],
   'ingest-gateway': [GatewayModule],
   'scoring-engine': [ScoringModule],
-  'findings-api': [FindingsModule, TelemetryArchiveModule],
+  'findings-api': [FindingsModule, TelemetryArchiveModule, TelemetrySearchModule, EscalationsModule],
 };
 
 /** VIGIL_SERVICES (comma-separated) runs a subset of the services in this process; default: all five. */

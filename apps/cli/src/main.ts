@@ -1,17 +1,27 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@vigil/config';
+import { ESCALATIONS_USAGE, runEscalationsCommand } from './escalations/escalations-command';
 import { runExplainDns } from './explain-command';
+import { IMPORT_USAGE, ImportUsageError, runImport } from './import/import-command';
 import { runKeysCommand, UsageError, type KeysInvocation } from './keys-command';
+import { runTelemetryCommand, TELEMETRY_USAGE } from './telemetry/telemetry-command';
 
 const USAGE = `usage: npm run vigil -- <command>
   keys create [--workspace NAME] [--inactive] [--expires 30d]   create a key (printed once)
   keys list                                                     list keys (prefixes only)
   keys activate <prefix>                                        activate a key
   keys revoke <prefix>                                          revoke a key
-  explain dns [--json] <name>... | -                            the engine's view of DNS names (stdin: one per line)`;
+  explain dns [--json] <name>... | -                            the engine's view of DNS names (stdin: one per line)
+${ESCALATIONS_USAGE}
+${TELEMETRY_USAGE}
+${IMPORT_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
+  // These groups parse their own options (they talk to the running server's operator API).
+  if (argv[0] === 'escalations') return runEscalationsCommand(argv.slice(1));
+  if (argv[0] === 'telemetry') return runTelemetryCommand(argv.slice(1));
+  if (argv[0] === 'import') return runImport(argv.slice(1));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -41,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ImportUsageError || error instanceof ConfigError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
       process.stderr.write(`vigil: ${(error as Error).message}\n`);
       process.exit(2);
     }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { EscalationsModule } from '@vigil/escalations';
 import { FindingsModule } from '@vigil/findings';
 import { runVigilService } from '@vigil/platform';
-import { TelemetryArchiveModule } from '@vigil/telemetry-archive';
+import { TelemetryArchiveModule, TelemetrySearchModule } from '@vigil/telemetry-archive';
 
-void runVigilService({ name: 'findings-api', features: [FindingsModule, TelemetryArchiveModule] });
+void runVigilService({ name: 'findings-api', features: [FindingsModule, TelemetryArchiveModule, TelemetrySearchModule, EscalationsModule] });

@@ -21,6 +21,13 @@ export const TOPICS = {
   workspaces: { name: 'ctl.workspaces.v1', partitions: 1, cleanup: 'compact' },
   rules: { name: 'ctl.rules.v1', partitions: 1, cleanup: 'compact' },
   /**
+   * What the scoring engines made of each workspace's rule set (keyed by workspace id): the documents they
+   * quarantined and why; written by scoring engines, read by the rules service for GET /v1/detections.
+   */
+  ruleStatus: { name: 'ctl.rule-status.v1', partitions: 1, cleanup: 'compact' },
+  /** Escalation destinations (keyed by destination id), followed by every replica that delivers findings. */
+  escalations: { name: 'ctl.escalations.v1', partitions: 1, cleanup: 'compact' },
+  /**
    * Detection state of the scoring engine per events partition (gzip'd snapshots, chunked when large), keyed
    * `<events partition>/<slot>/<chunk>`; read by every scoring replica, so a partition's new owner resumes it.
    */

@@ -2,17 +2,20 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional 
 import type Redis from 'ioredis';
 import type { VigilConfig } from '@vigil/config';
 import { DISTINCT_COUNTER, RATE_LIMITER } from './counters';
+import { IDEMPOTENCY_STORE } from './idempotency-store';
+import { MemoryIdempotencyStore } from './memory/memory-idempotency-store';
 import { MemoryDistinctCounter } from './memory/memory-distinct-counter';
 import { MemoryRateLimiter } from './memory/memory-rate-limiter';
 import { createRedisClient, defaultCountersLogger } from './redis/redis-client';
 import { RedisDistinctCounter } from './redis/redis-distinct-counter';
+import { RedisIdempotencyStore } from './redis/redis-idempotency-store';
 import { RedisRateLimiter } from './redis/redis-rate-limiter';
 
 /** The process's Redis connection in distributed mode (absent in embedded mode). */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
 /**
- * Provides RATE_LIMITER and DISTINCT_COUNTER for the configured backend: in-process (embedded) or Redis
+ * Provides RATE_LIMITER, DISTINCT_COUNTER and IDEMPOTENCY_STORE for the configured backend: in-process (embedded) or Redis
  * (REDIS_URL; shared by all replicas, with per-process fallbacks while Redis is unreachable).
  */
 @Global()
@@ -29,8 +32,9 @@ export class CountersModule implements OnApplicationShutdown {
           { provide: REDIS_CLIENT, useValue: redis },
           { provide: RATE_LIMITER, useValue: new RedisRateLimiter(redis, config.rateLimit) },
           { provide: DISTINCT_COUNTER, useValue: new RedisDistinctCounter(redis) },
+          { provide: IDEMPOTENCY_STORE, useValue: new RedisIdempotencyStore(redis) },
         ],
-        exports: [RATE_LIMITER, DISTINCT_COUNTER],
+        exports: [RATE_LIMITER, DISTINCT_COUNTER, IDEMPOTENCY_STORE],
       };
     }
     return {
@@ -38,8 +42,9 @@ export class CountersModule implements OnApplicationShutdown {
       providers: [
         { provide: RATE_LIMITER, useValue: new MemoryRateLimiter(config.rateLimit) },
         { provide: DISTINCT_COUNTER, useValue: new MemoryDistinctCounter() },
+        { provide: IDEMPOTENCY_STORE, useValue: new MemoryIdempotencyStore() },
       ],
-      exports: [RATE_LIMITER, DISTINCT_COUNTER],
+      exports: [RATE_LIMITER, DISTINCT_COUNTER, IDEMPOTENCY_STORE],
     };
   }
 

@@ -10,6 +10,7 @@ import {
   Req,
   ServiceUnavailableException,
   UseGuards,
+  UseInterceptors,
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@vigil/auth';
@@ -20,6 +21,7 @@ import { parseTelemetryBatch } from '@vigil/ingest';
 import { packTelemetryRecords } from './pack-batches';
 import { endpointsOf } from './endpoints';
 import { ingestMetrics } from './ingest-metrics';
+import { IdempotencyInterceptor } from './idempotency';
 
 /** Retry-After for a bus failure that is not backpressure (e.g. the broker is unreachable). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -36,6 +38,7 @@ export interface EventsResponse {
  */
 @Controller('v1/events')
 @UseGuards(ApiKeyGuard)
+@UseInterceptors(IdempotencyInterceptor)
 export class IngestController {
   private readonly logger = new Logger(IngestController.name);
 

@@ -1,2 +1,3 @@
 export * from './telemetry-archive.module';
 export * from './migrations';
+export * from './search/telemetry-search.module';

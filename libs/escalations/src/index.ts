@@ -1,0 +1,13 @@
+export { EscalationsModule } from './escalations.module';
+export { ESCALATIONS_OPTIONS, type EscalationsOptions } from './escalations-options';
+export * from './destinations/destination';
+export { destinationView, type DestinationView } from './destinations/destination-view';
+export { fingerprint } from './destinations/fingerprint';
+export { DestinationRegistry, DestinationNotFoundError, MAX_DESTINATIONS_PER_WORKSPACE } from './destinations/destination-registry.service';
+export { ESCALATIONS_DATABASE, ESCALATIONS_MIGRATIONS } from './destinations/migrations';
+export { DeliveryService, type TestOutcome } from './delivery/delivery.service';
+export { DEAD_LETTER_HEADERS } from './delivery/delivery-worker';
+export { webhookSignature, verifyWebhookSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, DEFAULT_TOLERANCE_SECONDS } from './transports/webhook-signature';
+export { escapeCefExtension, escapeCefHeader } from './payload/cef';
+export { WorkspaceDirectoryService, UnknownWorkspaceError } from './operator/workspace-directory.service';
+export { OperatorAccessModule } from './operator/operator-access.module';
