@@ -4,7 +4,9 @@
  *   node -r ./tools/register.cjs tools/dga/build-popularity.ts [<shared data dir>] [--out <file.br>]
  *
  * Every entry is reduced to its registered domain (public suffix list, private section included); entries
- * that are themselves public suffixes are dropped. Tier rules: see src/popularity/popularity.ts.
+ * that are themselves public suffixes are dropped, and so are the domains of the held-out benign slice
+ * (tools/dga/dataset.ts): the evaluation measures false positives on them as names the engine has never seen.
+ * Tier rules: see src/popularity/popularity.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { registeredDomain } from '../../libs/detection-engine/src/domain';
 import { DEFAULT_POPULARITY_PATH, PopularitySet, type PopularityTier } from '../../libs/detection-engine/src/popularity/popularity';
 import { sharedDir } from '../../libs/testing/src/shared-dir';
+import { heldOutDomains } from './dataset';
 
 const LISTS = ['tranco10k', 'majestic-top10k', 'cloudflare-top100k', 'cisco-top20k'] as const;
 const TOP10K_LISTS = new Set<string>(['tranco10k', 'majestic-top10k']);
@@ -20,10 +23,11 @@ const TOP1K_SIZE = 1000;
 export function buildPopularity(dataDir: string): Map<string, PopularityTier> {
   const listsOf = new Map<string, Set<string>>();
   const ciscoHosts = new Map<string, number>();
+  const heldOut = heldOutDomains(dataDir);
   for (const list of LISTS) {
     for (const line of readFileSync(join(dataDir, 'benign', `${list}.txt`), 'utf8').split('\n')) {
       const domain = line.trim() === '' ? undefined : registeredDomain(line);
-      if (domain === undefined) continue;
+      if (domain === undefined || heldOut.has(domain)) continue;
       let lists = listsOf.get(domain);
       if (lists === undefined) listsOf.set(domain, (lists = new Set()));
       lists.add(list);

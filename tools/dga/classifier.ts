@@ -30,6 +30,8 @@ export interface NetOptions {
   hardNegativeCap: number;
   /** Probability that a token is left out of a training pass (so no single n-gram memorises a label). */
   tokenDropout: number;
+  /** Whether the pairwise products of the dense features get weights (off: they stay 0, training is ~2x faster). */
+  pairwise: boolean;
   log?: (line: string) => void;
 }
 
@@ -59,7 +61,7 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** Forward pass: fills `x` (network input) and `pre` (hidden pre-activations); returns the logit. */
-export function forward(w: NetWeights, row: Pick<TrainingRow, 'dense' | 'tokens'>, dim: number, x: Float64Array, pre: Float64Array): number {
+export function forward(w: NetWeights, row: Pick<TrainingRow, 'dense' | 'tokens'>, dim: number, x: Float64Array, pre: Float64Array, pairwise = true): number {
   const d = row.dense.length;
   let z = w.bias;
   let k = 0;
@@ -67,7 +69,7 @@ export function forward(w: NetWeights, row: Pick<TrainingRow, 'dense' | 'tokens'
     const di = row.dense[i];
     x[i] = di;
     z += w.dense[i] * di;
-    for (let j = i; j < d; j++) z += (w.pairs[k++] * di * row.dense[j]) / 4;
+    if (pairwise) for (let j = i; j < d; j++) z += (w.pairs[k++] * di * row.dense[j]) / 4;
   }
   for (let e = 0; e < dim; e++) x[d + e] = 0;
   const norm = 1 / Math.sqrt(row.tokens.length);
@@ -147,7 +149,7 @@ export function trainNetwork(rows: TrainingRow[], opts: NetOptions): NetWeights 
         if (kept === 0) keptTokens[kept++] = full.tokens[0];
         row = { ...full, tokens: keptTokens.subarray(0, kept) };
       }
-      const z = forward(w, row, dim, x, pre);
+      const z = forward(w, row, dim, x, pre, opts.pairwise);
       const p = 1 / (1 + Math.exp(-z));
       loss += row.weight * (row.y === 1 ? Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
       totalWeight += row.weight;
@@ -163,7 +165,7 @@ export function trainNetwork(rows: TrainingRow[], opts: NetOptions): NetWeights 
       let pair = 0;
       for (let i = 0; i < d; i++) {
         step(w.dense, g.dense, i, err * row.dense[i]);
-        for (let j = i; j < d; j++) step(w.pairs, g.pairs, pair++, (err * row.dense[i] * row.dense[j]) / 4);
+        if (opts.pairwise) for (let j = i; j < d; j++) step(w.pairs, g.pairs, pair++, (err * row.dense[i] * row.dense[j]) / 4);
       }
       gradEmbedding.fill(0);
       for (let h = 0; h < H; h++) {

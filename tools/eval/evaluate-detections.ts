@@ -1,123 +1,59 @@
 /**
- * `npm run eval:detections`: detection quality per family, measured with the engine's own code.
- *  - DGA per domain (held-out split of the shared data, Cloudflare top-100k FPR): tools/dga/evaluate.ts.
- *  - DNS tunnelling per query on the shared validate split: TPR on tunnel names, FPR on ordinary names.
- *  - Flightsim-shaped runs (one per module shape) through a fresh DetectionEngine each: detected or not.
- *  - Benign traffic: the benign rankings queried by a fleet of hosts, and generated normal traffic: alerts.
- * Events reach the engine through the gateway's own parser (NDJSON → validation → normalisation), as over HTTP.
- * Usage: node -r ./tools/register.cjs tools/eval/evaluate-detections.ts [<shared dir>]
+ * `npm run eval:detections`: detection quality, measured with the engine's own code, one section per family of
+ * detections (each a module of this folder returning tables printed by table.ts). Events reach the engine
+ * through the gateway's own parser (NDJSON → validation → normalisation), as over HTTP.
+ *
+ *   node -r ./tools/register.cjs tools/eval/evaluate-detections.ts [<shared dir>] [--quick] [--workers N] [--only <section name part>]
+ *
+ * --quick: fewer leave-family-out models (groups of families) and smaller simulations; --workers: processes
+ * for model training (default: up to 2); --only: run the sections whose name contains the text.
+ * To add a section: write `tools/eval/<part>.ts` exporting an EvalSection, and list it in SECTIONS below.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import type { TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
-import { assessSubdomain, DetectionEngine, IndicatorStore, splitHostname } from '@vigil/detection-engine';
-import { parseTelemetryBatch } from '@vigil/ingest';
-import { benignDnsEvents, createRng, httpEvents, ipEvents, networkResolvers, sharedDir, tlsEvents } from '@vigil/testing';
+import { cpus } from 'node:os';
+import { sharedDir } from '@vigil/testing';
+import { benignTraffic } from './benign-traffic';
+import { createContext } from './context';
+import { dgaPerDomain } from './dga-per-domain';
+import { dgaPerHost } from './dga-per-host';
+import { dnsTunnelPerQuery } from './dns-tunnel';
+import { flightsimRuns } from './flightsim';
+import { imposterDomains } from './imposter';
+import { formatTable, type EvalSection } from './table';
+import { suspiciousTls } from './tls';
+import { tunnelTools } from './tunnels';
 
-const shared = process.argv[2] ?? sharedDir();
-const intel = new IndicatorStore();
-// The generated network's resolvers, configured in the engine as an operator would (VIGIL_DNS_RESOLVERS).
-const configuredResolvers = networkResolvers();
-const rng = createRng('eval-detections');
-const T0 = Date.now() - 3_600_000;
+const SECTIONS: EvalSection[] = [
+  dgaPerDomain,
+  dgaPerHost,
+  dnsTunnelPerQuery,
+  tunnelTools,
+  imposterDomains,
+  suspiciousTls,
+  flightsimRuns,
+  benignTraffic,
+];
 
-function pct(k: number, n: number): string {
-  return n === 0 ? '-' : `${((100 * k) / n).toFixed(2)} %`;
-}
-
-function run(type: TelemetryType, events: TelemetryEvent[], engine = new DetectionEngine({ intel, configuredResolvers })): { detections: Set<string>; alerts: number } {
-  const detections = new Set<string>();
-  let alerts = 0;
-  for (let i = 0; i < events.length; i += 500) {
-    const body = Buffer.from(events.slice(i, i + 500).map((event) => JSON.stringify(event)).join('\n') + '\n');
-    const parsed = parseTelemetryBatch(type, body, new Date());
-    const batch: TelemetryBatch = { v: 1, workspaceId: 'eval', type, batchId: `${type}-${i}-${rng.next()}`, receivedAt: Date.now(), events: parsed.events };
-    const out = engine.process(batch);
-    alerts += out.alerts.length;
-    for (const f of out.findings) {
-      const key = (f.finding.enrichments as { data: { aggregation: { key: { detections: { id: string }[] } } } }[])[0].data.aggregation.key;
-      key.detections.forEach((d) => detections.add(d.id));
-    }
-  }
-  return { detections, alerts };
-}
-
-const letters = (n: number) => rng.string('abcdefghijklmnopqrstuvwxyz', n);
-const at = (ms: number) => new Date(T0 + ms).toISOString();
-
-function tunnelPerQuery(): string[] {
-  const rows = readFileSync(path.join(shared, 'data', 'tunnel', 'validate.csv'), 'utf8').trim().split('\n').slice(1);
-  let tp = 0, pos = 0, fp = 0, neg = 0;
-  for (const row of rows) {
-    const [label, qname] = row.split(',');
-    const name = qname.replace(/\.$/, '');
-    const split = splitHostname(name);
-    // The subdomain as sent (case kept): mixed case is itself a sign of base64.
-    const subdomain = split === undefined || split.subdomain === '' ? '' : name.slice(0, name.length - split.registeredDomain.length - 1);
-    const random = subdomain !== '' && assessSubdomain(subdomain).randomLooking;
-    if (label === '1') { pos++; if (random) tp++; } else { neg++; if (random) fp++; }
-  }
-  return [`| DNS tunnelling, per query (validate split) | TPR ${pct(tp, pos)} (${tp}/${pos}) | FPR ${pct(fp, neg)} (${fp}/${neg}) | TPR ≥ 92 % at FPR ≤ 0.8 % |`];
-}
-
-function flightsimRuns(): string[] {
-  const c2 = readFileSync(path.join(shared, 'data', 'intel', 'malware.tsv'), 'utf8').split('\n').find((l) => /\tdomain\t/.test(l) && !/sinkhole/.test(l))!.split('\t')[0];
-  const shapes: [string, string, TelemetryType, TelemetryEvent[]][] = [
-    ['dga: 15 random 7-10 letter names in 15 s', 'dga_volume', 'dns', Array.from({ length: 15 }, (_, i) => ({ ts: at(i * 1000), srcIP: '10.0.1.1', query: `${letters(7 + (i % 4))}.${['com', 'net', 'biz', 'info', 'org'][i % 5]}`, qtype: 'A' }))],
-    ['tunnel: 50 TXT queries of 30 random letters in 10 s', 'dns_tunnel', 'dns', Array.from({ length: 50 }, (_, i) => ({ ts: at(i * 200), srcIP: '10.0.1.2', query: `${letters(30)}.sim-tunnel.net`, qtype: 'TXT' }))],
-    ['scan: 10 hosts x 21 ports in 30 s', 'port_scan_horizontal|port_scan_vertical', 'ip', Array.from({ length: 210 }, (_, i) => ({ ts: at(Math.floor(i * 140)), srcIP: '10.0.1.3', destIP: `185.199.108.${1 + Math.floor(i / 21)}`, destPort: [21, 22, 23, 25, 53, 80, 110, 111, 135, 139, 143, 443, 445, 993, 995, 1723, 3306, 3389, 5900, 8080, 8443][i % 21], proto: 'tcp', bytesOut: 60, packetsOut: 1, bytesIn: 0, packetsIn: 0 }))],
-    ['icmp tunnel: 80 echoes of 1,400 bytes', 'icmp_tunnel', 'ip', Array.from({ length: 80 }, (_, i) => ({ ts: at(i * 500), srcIP: '10.0.1.4', destIP: '185.220.70.7', proto: 'icmp', bytesOut: 1400, packetsOut: 1, bytesIn: 1400, packetsIn: 1 }))],
-    ['ssh exfiltration: 200 MB over SSH to port 443', 'large_ssh_transfer', 'ip', [{ ts: at(0), srcIP: '10.0.1.5', destIP: '185.220.70.8', destPort: 443, proto: 'tcp', app: 'ssh', bytesOut: 200 * 1024 * 1024, packetsOut: 150_000, bytesIn: 2_000_000, packetsIn: 60_000, duration: 600 }]],
-    ['c2: lookup of a known C2 domain', 'intel_c2', 'dns', [{ ts: at(0), srcIP: '10.0.1.6', query: c2, qtype: 'A' }]],
-    ['oast: interactsh callback lookup', 'oast_domain', 'dns', [{ ts: at(0), srcIP: '10.0.1.7', query: 'c5k3q2vu7cq0000abcdgyyyyyyyyyyyy.oast.fun', qtype: 'A' }]],
-    ['imposter: look-alike of a popular brand', 'imposter_domain', 'dns', [{ ts: at(0), srcIP: '10.0.1.8', query: 'www.paypa1-login.com', qtype: 'A' }, { ts: at(1000), srcIP: '10.0.1.8', query: 'www.rnicrosoft.com', qtype: 'A' }]],
-    ['tor: .onion lookup', 'intel_tor_dns', 'dns', [{ ts: at(0), srcIP: '10.0.1.9', query: 'duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion', qtype: 'A' }]],
-    ['telegram bot API', 'intel_telegram_bot_api', 'dns', [{ ts: at(0), srcIP: '10.0.1.10', query: 'api.telegram.org', qtype: 'A' }]],
-    ['miner: Stratum connections to a mining pool port', 'intel_crypto_mining', 'ip', Array.from({ length: 5 }, (_, i) => ({ ts: at(i * 2000), srcIP: '10.0.1.11', destIP: '51.15.65.182', destPort: 3333, proto: 'tcp', bytesOut: 900, packetsOut: 8, bytesIn: 1200, packetsIn: 8 }))],
-    ['miner: lookup of a mining pool', 'intel_crypto_mining', 'dns', [{ ts: at(0), srcIP: '10.0.1.12', query: 'bcn.pool.minergate.com', qtype: 'A' }]],
-    ['sink: connection into a sinkhole network', 'intel_sinkhole', 'ip', [{ ts: at(0), srcIP: '10.0.1.13', destIP: '143.215.130.33', destPort: 80, proto: 'tcp', bytesOut: 400, packetsOut: 4, bytesIn: 300, packetsIn: 3 }]],
-    ['irc: IRC connection to an Internet server', 'intel_irc', 'ip', [{ ts: at(0), srcIP: '10.0.1.14', destIP: '185.220.70.9', destPort: 6667, proto: 'tcp', bytesOut: 2000, packetsOut: 20, bytesIn: 5000, packetsIn: 25 }]],
-    ['spambot: SMTP to 40 mail servers in 60 s', 'spambot_smtp', 'ip', Array.from({ length: 40 }, (_, i) => ({ ts: at(i * 1500), srcIP: '10.0.1.15', destIP: `198.51.${100 + (i % 4)}.${10 + i}`, destPort: 25, proto: 'tcp', bytesOut: 4000, packetsOut: 12, bytesIn: 900, packetsIn: 10 }))],
-    ['cleartext: Telnet and FTP to the Internet', 'cleartext_protocol', 'ip', [{ ts: at(0), srcIP: '10.0.1.16', destIP: '185.220.70.10', destPort: 23, proto: 'tcp', bytesOut: 800, packetsOut: 10, bytesIn: 900, packetsIn: 10 }, { ts: at(5000), srcIP: '10.0.1.16', destIP: '185.220.70.11', destPort: 21, proto: 'tcp', bytesOut: 800, packetsOut: 10, bytesIn: 900, packetsIn: 10 }]],
-    ['encrypted dns: DNS over TLS to a public resolver', 'intel_encrypted_dns', 'ip', [{ ts: at(0), srcIP: '10.0.1.17', destIP: '1.1.1.1', destPort: 853, proto: 'tcp', bytesOut: 3000, packetsOut: 20, bytesIn: 6000, packetsIn: 20 }]],
-    ['ssh transfer: 200 MB over SSH to port 22', 'large_ssh_transfer', 'ip', [{ ts: at(0), srcIP: '10.0.1.18', destIP: '185.220.70.12', destPort: 22, proto: 'tcp', app: 'ssh', bytesOut: 200 * 1024 * 1024, packetsOut: 150_000, bytesIn: 2_000_000, packetsIn: 60_000, duration: 600 }]],
-    ['http: executable download from an unpopular host', 'http_executable_download', 'http', [{ ts: at(0), srcIP: '10.0.1.19', url: 'http://cdn-update-check.xyz/files/setup.exe', method: 'GET', status: 200, contentType: 'application/x-msdownload', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }]],
-    ['tls: self-signed certificate on an Internet server', 'tls_self_signed_certificate', 'tls', [{ ts: at(0), srcIP: '10.0.1.20', destIP: '185.220.70.13', destPort: 443, issuer: 'CN=portal-login.xyz', subject: 'CN=portal-login.xyz' }]],
-  ];
-  return shapes.map(([name, expected, type, events]) => {
-    const { detections } = run(type, events);
-    const hit = expected.split('|').some((id) => detections.has(id));
-    return `| flightsim-shaped ${name} | ${hit ? 'detected' : 'MISSED'} (${[...detections].join(', ') || 'nothing'}) | | every run detected |`;
+async function main(argv: string[]): Promise<void> {
+  const valued = new Set(['--workers', '--only']);
+  const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const positional = argv.filter((a, i) => !a.startsWith('--') && !valued.has(argv[i - 1]));
+  const context = createContext({
+    sharedDir: positional[0] ?? sharedDir(),
+    quick: argv.includes('--quick'),
+    workers: Number(value('--workers') ?? Math.min(2, cpus().length)),
   });
+  const only = value('--only');
+  console.log(`# Detection quality${context.quick ? ' (--quick)' : ''}\n`);
+  for (const section of SECTIONS) {
+    if (only !== undefined && !section.name.toLowerCase().includes(only.toLowerCase())) continue;
+    const started = Date.now();
+    const tables = await section.run(context);
+    context.log(`${section.name}: ${Math.round((Date.now() - started) / 1000)} s`);
+    for (const table of tables) console.log(`${formatTable(table)}\n`);
+  }
 }
 
-function benign(): string[] {
-  const rows: string[] = [];
-  for (const list of ['tranco10k.txt', 'majestic-top10k.txt', 'cisco-top20k.txt', 'cloudflare-top100k.txt']) {
-    const names = readFileSync(path.join(shared, 'data', 'benign', list), 'utf8').trim().split('\n');
-    // 200 hosts browsing the list: each name once, a few seconds apart per host.
-    const events = names.map((query, i) => ({ ts: at(Math.floor(i / 200) * 3000 + (i % 200)), srcIP: `10.20.${Math.floor((i % 200) / 250)}.${(i % 200) + 1}`, query, qtype: 'A' }));
-    const { detections, alerts } = run('dns', events);
-    rows.push(`| benign ${list} (${names.length.toLocaleString()} names, 200 hosts) | ${alerts} alerts (${pct(alerts, names.length)} of queries) | ${[...detections].join(', ') || 'no findings'} | no alerts |`);
-  }
-  const generated: [string, TelemetryType, TelemetryEvent[]][] = [
-    ['dns browsing, updates, telemetry', 'dns', benignDnsEvents(30_000, { hosts: 100 })],
-    ['ip flows', 'ip', ipEvents(30_000, { hosts: 100 })],
-    ['http', 'http', httpEvents(10_000, { hosts: 100 })],
-    ['tls', 'tls', tlsEvents(10_000, { hosts: 100 })],
-  ];
-  for (const [name, type, events] of generated) {
-    const { detections, alerts } = run(type, events);
-    rows.push(`| generated normal ${name} (${events.length.toLocaleString()} events) | ${alerts} alerts | ${[...detections].join(', ') || 'no findings'} | no alerts |`);
-  }
-  return rows;
-}
-
-console.log('## DGA per domain (tools/dga/evaluate.ts)\n');
-const dga = spawnSync(process.execPath, ['-r', path.join(__dirname, '..', 'register.cjs'), path.join(__dirname, '..', 'dga', 'evaluate.ts'), path.join(shared, 'data')], { encoding: 'utf8' });
-console.log(dga.stdout.trim() || dga.stderr.trim());
-console.log('\n## Detection quality\n');
-console.log('| family | result | detail | goal |');
-console.log('|---|---|---|---|');
-for (const row of [...tunnelPerQuery(), ...flightsimRuns(), ...benign()]) console.log(row);
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -106,7 +106,7 @@ export class DetectionEngine {
       createDgaDetector(),
       new ImposterDomainDetector(),
       ...createNetworkDetectors({ ...opts.network, maxKeys }),
-      ...createWebDetectors(),
+      ...createWebDetectors({ intel: opts.intel, tlsPattern: { maxKeys } }),
       ...(opts.intel ? createIntelDetectors(opts.intel, { configuredResolvers: opts.configuredResolvers }) : []),
     ];
     this.detectorsByType = new Map();

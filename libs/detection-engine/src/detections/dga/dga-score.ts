@@ -1,5 +1,6 @@
 import { defaultPopularity, type PopularitySet, type PopularityTier } from '../../popularity/popularity';
 import { DgaModel } from './dga-model';
+import { providerAssignedZone } from './provider-assigned';
 import { registrableLabel } from './registrable-label';
 
 /** What the DGA model says about one name: the same numbers the detector and `explain` use. */
@@ -15,6 +16,12 @@ export interface DgaAssessment {
   /** Threshold for counting towards a per-host burst (1 % FPR on popular domains). */
   burstThreshold: number;
   popularity: PopularityTier | undefined;
+  /** The cloud/CDN zone whose provider generated the label (such labels are not judged): `cloudfront.net`. */
+  providerZone?: string;
+  /** The per-domain verdict: the label scores at or above `threshold` and is not provider-assigned. */
+  aboveThreshold: boolean;
+  /** The English words the label was cut into (evidence for or against a dictionary DGA). */
+  words: string[];
 }
 
 let defaultModel: DgaModel | undefined;
@@ -38,12 +45,17 @@ export function assessDga(
 ): DgaAssessment | undefined {
   const r = registrableLabel(name);
   if (r === undefined) return undefined;
+  const score = model.scoreLabel(r.label);
+  const providerZone = providerAssignedZone(r.domain);
   return {
     domain: r.domain,
     label: r.label,
-    score: model.scoreLabel(r.label),
+    score,
     threshold: model.threshold,
     burstThreshold: model.burstThreshold,
     popularity: popularity.tier(r.domain),
+    ...(providerZone !== undefined ? { providerZone } : {}),
+    aboveThreshold: providerZone === undefined && score >= model.threshold,
+    words: model.words.words(r.label).filter((w) => w.length >= 3),
   };
 }

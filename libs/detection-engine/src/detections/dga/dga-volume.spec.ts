@@ -41,17 +41,52 @@ describe('DgaVolumeDetector', () => {
 
   it('reports the build-up on first firing, then one lookup per hit', () => {
     const detector = createDgaDetector();
-    const names = ['tufomgucxbxqvut.com', 'lcqqokcaxpeiowq.net', 'dtfkevqvyvrrwk.biz', 'mspftdngwpvvo.org', 'fhhvhiqlrtwpnik.info', 'kwobkvkcjsaovhyun.net'];
+    const names = ['tufomgucxbxqvut.com', 'lcqqokcaxpeiowq.net', 'dtfkevqvyvrrwk.biz', 'mspftdngwpvvo.org', 'fhhvhiqlrtwpnik.info', 'kwobkvkcjsaovhyun.net', 'qpmcuzrwqxbhfe.com', 'nvbqkawjthgyzm.org'];
     const hits = names.map((name, i) => detector.inspect(observe(`www.${name}`, T0 + i * 2000)));
-    expect(hits.slice(0, 4).every((h) => h === undefined)).toBe(true);
-    const first = hits[4]!;
+    // Nothing is weighed below six domains; these fire as soon as they are weighed.
+    expect(hits.slice(0, 5).every((h) => h === undefined)).toBe(true);
+    const first = hits[5]!;
     expect(first.key).toBe('dga');
-    expect(first.weight).toBe(5);
-    expect(first.evidence.map((e) => e.wisdom.domain)).toEqual(names.slice(0, 5));
-    expect(first.wisdom).toEqual({ flags: ['perplexing_domain', 'unique'], domain: 'fhhvhiqlrtwpnik.info' });
-    expect(first.desc).toMatch(/^5 distinct random-looking domains in 60 s \(e\.g\. .*\), none of them in the popularity rankings/);
-    expect(hits[5]!.weight).toBe(1);
-    expect(hits[5]!.evidence).toHaveLength(1);
+    expect(first.weight).toBe(6);
+    expect(first.evidence.map((e) => e.wisdom.domain)).toEqual(names.slice(0, 6));
+    expect(first.wisdom).toEqual({ flags: ['perplexing_domain', 'unique'], domain: 'kwobkvkcjsaovhyun.net' });
+    expect(first.desc).toMatch(/^6 distinct generated-looking domains in 60 s \(e\.g\. .*\), none of them in the popularity rankings/);
+    expect(first.observations[1]).toMatch(/combined evidence 1e-\d+\.\d against benign browsing \(needs 1e-6\)/);
+    expect(hits[6]!.weight).toBe(1);
+    expect(hits[6]!.evidence).toHaveLength(1);
+  });
+
+  it('catches the issue\'s shape: short labels of 7-10 letters with one digit, one per second, 10 or 15 of them', () => {
+    const random = seededRandom(21);
+    const tlds = ['.com', '.net', '.org', '.info'];
+    const label = (): string => {
+      const letters = Array.from({ length: 7 + Math.floor(random() * 4) }, () => String.fromCharCode(97 + Math.floor(random() * 26)));
+      letters.splice(Math.floor(random() * letters.length), 0, String(Math.floor(random() * 10)));
+      return letters.join('');
+    };
+    for (const count of [10, 15]) {
+      let caught = 0;
+      for (let run = 0; run < 30; run++) {
+        const detector = createDgaDetector();
+        if (fired(detector, Array.from({ length: count }, (_, i) => observe(label() + tlds[i % 4], T0 + i * 1000))).length > 0) caught++;
+      }
+      expect([count, caught]).toEqual([count, 30]);
+    }
+  });
+
+  it('ignores labels a cloud or CDN provider generated', () => {
+    const random = seededRandom(8);
+    const alnum = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const id = (n: number): string => Array.from({ length: n }, () => alnum[Math.floor(random() * alnum.length)]).join('');
+    const names = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? `d${id(13)}.cloudfront.net` : `media-${id(10)}.azureedge.net`));
+    expect(fired(createDgaDetector(), names.map((n, i) => observe(n, T0 + i * 500)))).toEqual([]);
+  });
+
+  it('stays silent on a link-prefetch burst of 25 unranked real names (popularity switched off)', () => {
+    const detector = createDgaDetector({ popularity: PopularitySet.fromText('# vigil popularity v1\n') });
+    const names = shuffled(benignNames('tranco10k.txt'), 17).slice(0, 25);
+    expect(fired(detector, names.map((n, i) => observe(n, T0 + i * 120)))).toEqual([]);
+    expect(detector.lastEvidence!.strength).toBeLessThan(6);
   });
 
   it('stays silent on 10,000 lookups of popular names and on generated browsing', () => {
@@ -115,6 +150,6 @@ describe('DgaVolumeDetector', () => {
     expect(() => createDgaDetector({ minDistinctDomains: 10, maxDomainsPerHost: 5 })).toThrow(RangeError);
     expect(() => createDgaDetector({ windowMs: 0 })).toThrow(RangeError);
     expect(() => createDgaDetector({ maxHosts: 1.5 })).toThrow(RangeError);
-    expect(() => createDgaDetector({ scoreThreshold: 1 })).toThrow(RangeError);
+    expect(() => createDgaDetector({ minStrength: 0 })).toThrow(RangeError);
   });
 });

@@ -1,6 +1,11 @@
 export { CharLanguageModel, LABEL_ALPHABET } from './char-language-model';
-export { DgaModel, DEFAULT_DGA_MODEL_PATH } from './dga-model';
-export type { DgaModelFile } from './dga-model';
+export { charClassOf, DgaModel, DEFAULT_DGA_MODEL_PATH, LABEL_CHAR_CLASSES } from './dga-model';
+export type { BenignProfile, DgaModelFile, LabelCharClass } from './dga-model';
+export { hostEvidence } from './host-evidence';
+export type { HostEvidence } from './host-evidence';
+export { PROVIDER_ASSIGNED_ZONES, providerAssignedZone } from './provider-assigned';
+export { DEFAULT_WORD_LIST_PATH, defaultWordSegmenter, WordSegmenter } from './word-segmenter';
+export type { Segmentation } from './word-segmenter';
 export { assessDga, defaultDgaModel, dgaScore } from './dga-score';
 export type { DgaAssessment } from './dga-score';
 export { createDgaDetector, DEFAULT_DGA_VOLUME_OPTIONS, DGA_VOLUME, DgaVolumeDetector } from './dga-volume';

@@ -1,9 +1,12 @@
 import { CharLanguageModel, LABEL_ALPHABET } from './char-language-model';
-import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures, labelTokens, maxTokens } from './label-features';
+import { DENSE_FEATURE_COUNT, DENSE_FEATURE_NAMES, denseFeatures as features, labelTokens, maxTokens } from './label-features';
+import { WordSegmenter } from './word-segmenter';
 
 const popular = ['google', 'facebook', 'amazon', 'wikipedia', 'microsoft', 'apple', 'netflix', 'youtube', 'twitter', 'linkedin'];
 const lm = CharLanguageModel.train(popular);
 const dgaLm = CharLanguageModel.train(['xkqzvbnm', 'qzjxkvwp', 'vbnqzxkj']);
+const words = new WordSegmenter(['the', 'best', 'buy', 'head', 'march']);
+const denseFeatures = (label: string, a: CharLanguageModel, b: CharLanguageModel, out?: Float64Array): Float64Array => features(label, a, b, words, out);
 
 function feature(label: string, name: (typeof DENSE_FEATURE_NAMES)[number]): number {
   return denseFeatures(label, lm, dgaLm)[DENSE_FEATURE_NAMES.indexOf(name)];
@@ -36,6 +39,14 @@ describe('label features', () => {
     expect(feature('google', 'len_5_6')).toBe(1);
     expect(feature('qxzkvjwp', 'llr_mean/5')).toBeGreaterThan(feature('google', 'llr_mean/5'));
     expect(denseFeatures('', lm, dgaLm).every((x) => x === 0)).toBe(true);
+  });
+
+  it('measures how the label cuts into words', () => {
+    expect(feature('headmarch', 'seg_coverage')).toBe(1);
+    expect(feature('headmarch', 'seg_all_words')).toBe(1);
+    expect(feature('headmarch', 'seg_words/4')).toBe(0.5);
+    expect(feature('qxzkvjwp', 'seg_coverage')).toBe(0);
+    expect(feature('bestqx', 'seg_longest_word_ratio')).toBeCloseTo(4 / 6);
   });
 
   it('writes into a given buffer and gives the same numbers as a fresh call', () => {

@@ -1,4 +1,5 @@
 import { symbolOf, type CharLanguageModel } from './char-language-model';
+import type { Segmentation, WordSegmenter } from './word-segmenter';
 
 /**
  * Features of one registrable label (`example` of `www.example.co.uk`), shared by the training script and
@@ -40,6 +41,13 @@ export const DENSE_FEATURE_NAMES = [
   'llr_mean/5',
   'llr_sum/40',
   'llr_min/10',
+  'seg_bits_per_char/5',
+  'seg_coverage',
+  'seg_words/4',
+  'seg_mean_word_len/10',
+  'seg_max_word_bits/20',
+  'seg_all_words',
+  'seg_longest_word_ratio',
 ] as const;
 
 export const DENSE_FEATURE_COUNT = DENSE_FEATURE_NAMES.length;
@@ -78,15 +86,18 @@ function isHexCode(code: number): boolean {
 let benignSurprisal = new Float64Array(80);
 let dgaSurprisal = new Float64Array(80);
 const symbolCounts = new Int32Array(64);
+const segmentation: Segmentation = { bitsPerChar: 0, coverage: 0, words: 0, meanWordLength: 0, maxWordBits: 0, longestWord: 0 };
 
 /**
  * `lm` is the character model of popular labels, `dgaLm` the one of generated labels; their per-character
- * log-likelihood ratio is the strongest single feature. Writes into `out` when given.
+ * log-likelihood ratio is the strongest single feature. `words` cuts the label into English words (evidence
+ * about dictionary DGAs). Writes into `out` when given.
  */
 export function denseFeatures(
   label: string,
   lm: CharLanguageModel,
   dgaLm: CharLanguageModel,
+  words: WordSegmenter,
   out: Float64Array = new Float64Array(DENSE_FEATURE_COUNT),
 ): Float64Array {
   const n = label.length;
@@ -192,6 +203,14 @@ export function denseFeatures(
   f[i++] = (sum - dgaSum) / steps / 5;
   f[i++] = (sum - dgaSum) / 40;
   f[i++] = llrMin / 10;
+  const seg = words.segment(label, segmentation);
+  f[i++] = seg.bitsPerChar / 5;
+  f[i++] = seg.coverage;
+  f[i++] = Math.min(seg.words, 8) / 4;
+  f[i++] = seg.meanWordLength / 10;
+  f[i++] = seg.maxWordBits / 20;
+  f[i++] = seg.coverage === 1 && seg.words >= 2 ? 1 : 0;
+  f[i++] = seg.longestWord / n;
   return f;
 }
 

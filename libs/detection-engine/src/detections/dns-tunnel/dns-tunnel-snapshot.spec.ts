@@ -28,3 +28,24 @@ describe('DnsTunnelDetector: snapshot and restore', () => {
     expect(small.stateStats()).toMatchObject({ keys: 1, largestKey: 12 });
   });
 });
+
+describe('DnsTunnelDetector: snapshots of earlier versions', () => {
+  it('restores the earlier bare-list form, every entry counting as a strong signal', () => {
+    const current = new DnsTunnelDetector();
+    events.slice(0, 9).forEach((e) => current.inspect(e));
+    const { state, events: table } = detectorSnapshot(current);
+    const windows = (state as { v: number; windows: unknown[] }).windows;
+    // the earlier form: no {v, windows} wrapper and entries without the weight column
+    const legacy = windows.map((w, i) => {
+      if (i % 2 === 0) return w;
+      const [latest, flat] = w as [number, unknown[]];
+      const entries: unknown[] = [];
+      for (let j = 0; j < flat.length; j += 7) entries.push(...flat.slice(j, j + 4), ...flat.slice(j + 5, j + 7));
+      return [latest, entries];
+    });
+    const restored = new DnsTunnelDetector();
+    restored.restore(legacy, table);
+    expect(restored.stateStats()).toMatchObject({ keys: 1, largestKey: 9 });
+    expect(restored.inspect(events[9])?.weight).toBe(10);
+  });
+});

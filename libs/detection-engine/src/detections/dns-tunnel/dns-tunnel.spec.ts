@@ -1,3 +1,14 @@
+import type { DnsEvent } from '@vigil/contracts';
+import {
+  cobaltStrikeDnsEvents,
+  dns2tcpDnsEvents,
+  dnscat2DnsEvents,
+  dnsExfiltratorDnsEvents,
+  encodedServiceHostname,
+  flightsimTunnelDnsEvents,
+  iodineDnsEvents,
+  createRng,
+} from '@vigil/testing';
 import { splitHostname } from '../../domain';
 import { observeEvent } from '../../observed-event';
 import { batch, benignNames, dnsEvent, seededRandom, shuffled, T0, tunnelQueries } from '../../testing/fixtures';
@@ -125,10 +136,56 @@ describe('DnsTunnelDetector', () => {
     expect(stats.maxEntriesPerKey).toBe(16);
   });
 
+  // Sessions shaped like each tool's protocol (libs/testing/src/generators/dns-*.ts), names lower-cased as the
+  // gateway's parser does. tools/eval/tunnels.ts measures the same leave-one-tool-out and on more seeds.
+  const tools: [string, (seed: number) => DnsEvent[]][] = [
+    ['dnscat2 (domain)', (seed) => dnscat2DnsEvents(120, { srcIP: '10.0.0.5', seed, domain: 'c2.tunnel-lab.org', startTs: T0 })],
+    ['dnscat2 (direct, cleartext, idle)', (seed) => dnscat2DnsEvents(120, { srcIP: '10.0.0.5', seed, encrypted: false, activity: 'idle', startTs: T0 })],
+    ['dns2tcp (idle, KEY)', (seed) => dns2tcpDnsEvents(120, { srcIP: '10.0.0.5', seed, domain: 'dns2tcp.tunnel-lab.org', qtype: 'KEY', activity: 'idle', startTs: T0 })],
+    ['iodine (ssh)', (seed) => iodineDnsEvents(120, { srcIP: '10.0.0.5', seed, domain: 't.tunnel-lab.org', startTs: T0 })],
+    ['DNSExfiltrator', (seed) => dnsExfiltratorDnsEvents(120, { srcIP: '10.0.0.5', seed, domain: 'tunnel-lab.org', startTs: T0 })],
+    ['Cobalt Strike DNS (A)', (seed) => cobaltStrikeDnsEvents(120, { srcIP: '10.0.0.5', seed, domain: 'ns1.tunnel-lab.org', channel: 'dns', startTs: T0 })],
+    ['flightsim tunnel-dns', (seed) => flightsimTunnelDnsEvents(120, { srcIP: '10.0.0.5', seed, startTs: T0 })],
+  ];
+  it.each(tools)('detects a %s session within 50 queries', (_, make) => {
+    for (const seed of [1, 2, 3]) {
+      const detector = new DnsTunnelDetector();
+      const events = make(seed).map((e) => ({ ...e, query: e.query.toLowerCase() }));
+      const first = events.findIndex((e, i) => detector.inspect(observeEvent(batch(`tool-${seed}-${i}`, 'dns', [e]), 0)!) !== undefined);
+      expect({ seed, detected: first >= 0 && first < 50 }).toEqual({ seed, detected: true });
+    }
+  });
+
+  it('keeps names without a public suffix (dnscat.<hex>, sent straight to the server) in one window per host', () => {
+    const detector = new DnsTunnelDetector();
+    const hits = run(detector, Array.from({ length: 12 }, (_, i) => observe(`dnscat.${(0x8e4c01f86c + i).toString(16)}0867f2fb`, T0 + i * 1000)));
+    expect(hits[9]?.key).toBe('(no public suffix)');
+    expect(hits.slice(0, 9).every((h) => h === undefined)).toBe(true);
+  });
+
+  it('counts a short token (poll header, beacon nonce) with its weight only', () => {
+    const names = Array.from({ length: 20 }, (_, i) => observe(`cdn.${(0x3245d60 + i * 7919).toString(16)}2959435f.c2-lab.net`, T0 + i * 500));
+    const half = run(new DnsTunnelDetector({ shortTokenWeight: 0.5, minDistinctSubdomains: 10 }), names);
+    expect(half.findIndex(Boolean)).toBe(19);
+    expect(half[19]!.observations).toContain('weighted 10 (short tokens count 0.5)');
+    expect(run(new DnsTunnelDetector({ shortTokenWeight: 0 }), names).filter(Boolean)).toEqual([]);
+  });
+
+  it('stays silent on AV-reputation, DNS block list, mail-authentication and CDN edge look-ups', () => {
+    const detector = new DnsTunnelDetector();
+    const rng = createRng('tunnel-spec-services');
+    const hits = Array.from({ length: 5000 }, (_, i) => {
+      const { name, qtype } = encodedServiceHostname(rng);
+      return detector.inspect(observeEvent(batch(`svc-${i}`, 'dns', [dnsEvent(name, T0 + i * 10, '10.0.0.5', { qtype })]), 0)!);
+    });
+    expect(hits.filter(Boolean)).toEqual([]);
+  });
+
   it('rejects options that cannot work', () => {
     expect(() => new DnsTunnelDetector({ minDistinctSubdomains: 0 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ minDistinctSubdomains: 10, maxSubdomainsPerKey: 5 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ windowMs: 0 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ maxKeys: 0 })).toThrow(RangeError);
+    expect(() => new DnsTunnelDetector({ shortTokenWeight: 2 })).toThrow(RangeError);
   });
 });

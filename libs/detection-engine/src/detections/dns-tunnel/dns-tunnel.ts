@@ -4,7 +4,7 @@ import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { OccurrenceWindow, readOccurrenceWindow, writeOccurrenceWindow, type OccurrenceDataCodec } from '../../state/occurrence-window';
-import { readNumber, readString } from '../../state/snapshot';
+import { readNumber, readObject, readString } from '../../state/snapshot';
 import type {
   DetectionDefinition,
   DetectionHit,
@@ -19,6 +19,7 @@ import {
   DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
   type PayloadCharset,
   type RandomSubdomainThresholds,
+  type SubdomainAssessment,
 } from './subdomain-features';
 
 export const DNS_TUNNEL: DetectionDefinition = {
@@ -34,22 +35,24 @@ export const DNS_TUNNEL: DetectionDefinition = {
 };
 
 /**
- * Thresholds, chosen on the labelled data in shared/data (tunnel/ and benign/):
+ * Thresholds, chosen on the labelled data in shared/data (tunnel/ train split, benign rankings) and the tunnel
+ * tools' generated sessions, leave-one-tool-out (tools/eval/tunnels.ts):
  * - per query (see subdomain-features): long tokens of 24+ characters with entropy >= 0.9 of a random
- *   string, holding raw bytes/base64 or letters and digits well mixed. Data-carrying queries of the tools in
- *   the data (iodine, dns2tcp, dnscapy, tuns) carry 50-230 such characters and >= 95 % of them pass. Short
- *   polls count too when a label holds '+', '/' or '=' (iodine) or is a counter such as `r17560` (tuns);
- *   per query that is 98.75 % of the tunnel names of the validate split at 0 false positives. Of the 20,000
- *   popular host names in cisco-top20k, 282 pass: all but 7 in allow-listed zones (CDN/cloud, sentry.io
- *   org ids), and no other registered domain with more than 2.
- * - per (workspace, endpoint, registered domain): 10 distinct such subdomains within 60 s of event time.
- *   A tunnel moving any data sends tens to hundreds of queries a second, so it crosses 10 within seconds;
+ *   string, holding raw bytes/base64 or letters and digits well mixed (in TXT/NULL queries also random letters
+ *   with few vowels); a label with '+', '/' or '='; a counter label such as `r17560`. Weaker: a short token of
+ *   letters and digits well mixed (a poll header, a beacon's nonce), which counts `shortTokenWeight`.
+ * - per (workspace, endpoint, registered domain): a weighted count of 10 distinct such subdomains within 60 s
+ *   of event time. A tunnel moving any data sends several queries a second, so it crosses 10 within seconds;
  *   a person or a program resolving 10 different random names of one (non-allow-listed) domain in a minute
- *   is rare. The price: exfiltration slower than 10 queries a minute is not caught.
+ *   is rare. Names without a public suffix (`dnscat.<hex>`, sent straight to the tunnel's server) share one
+ *   window per host. The price: exfiltration slower than 10 queries a minute is not caught.
  */
 export interface DnsTunnelOptions {
   windowMs: number;
+  /** Weighted distinct subdomains (strong signals 1, short tokens `shortTokenWeight`) that make a tunnel. */
   minDistinctSubdomains: number;
+  /** What one distinct subdomain with only a short token counts towards `minDistinctSubdomains`. */
+  shortTokenWeight: number;
   /** Distinct subdomains remembered per key (oldest dropped first); must be >= minDistinctSubdomains. */
   maxSubdomainsPerKey: number;
   /** (workspace, endpoint, registered domain) windows kept; least recently used dropped first. */
@@ -63,6 +66,7 @@ export interface DnsTunnelOptions {
 export const DEFAULT_DNS_TUNNEL_OPTIONS: DnsTunnelOptions = {
   windowMs: 60_000,
   minDistinctSubdomains: 10,
+  shortTokenWeight: 0.5,
   maxSubdomainsPerKey: 64,
   maxKeys: 100_000,
   maxEvidence: 10,
@@ -70,17 +74,45 @@ export const DEFAULT_DNS_TUNNEL_OPTIONS: DnsTunnelOptions = {
   thresholds: DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
 };
 
+/** The window key of names that end in no public suffix (the tunnel client talks to its server directly). */
+export const NO_PUBLIC_SUFFIX = '(no public suffix)';
+
 /** What a window keeps of each random-looking subdomain. */
 interface TunnelPayload {
   payloadLength: number;
   charset: PayloadCharset;
+  /** 1 for a strong signal, `shortTokenWeight` for a short token. */
+  weight: number;
 }
 
 const PAYLOAD_CODEC: OccurrenceDataCodec<TunnelPayload> = {
+  width: 3,
+  write: (p) => [p.payloadLength, p.charset, p.weight],
+  read: ([length, charset, weight], at) => ({
+    payloadLength: readNumber(length, `${at}.payloadLength`),
+    charset: readString(charset, `${at}.charset`) as PayloadCharset,
+    weight: readNumber(weight, `${at}.weight`),
+  }),
+};
+
+/** Snapshots written before short tokens counted: every entry was a strong signal. */
+const LEGACY_PAYLOAD_CODEC: OccurrenceDataCodec<TunnelPayload> = {
   width: 2,
   write: (p) => [p.payloadLength, p.charset],
-  read: ([length, charset], at) => ({ payloadLength: readNumber(length, `${at}.payloadLength`), charset: readString(charset, `${at}.charset`) as PayloadCharset }),
+  read: ([length, charset], at) => ({ payloadLength: readNumber(length, `${at}.payloadLength`), charset: readString(charset, `${at}.charset`) as PayloadCharset, weight: 1 }),
 };
+
+/** A name that ends in a label no public suffix can be (digits in it, or too long): no registered domain. */
+const TLD_LIKE = /^(?:[a-z]{2,24}|xn--[a-z0-9-]{1,59})$/;
+
+/** The window key and the subdomain to judge, or undefined when the name has nothing left of its domain. */
+function tunnelTarget(hostname: string): { domain: string; hostname: string; subdomain: string } | undefined {
+  const lastDot = hostname.lastIndexOf('.');
+  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { domain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname };
+  const split = splitHostname(hostname);
+  if (split === undefined || split.subdomain === '') return undefined;
+  return { domain: split.registeredDomain, hostname: split.hostname, subdomain: split.subdomain };
+}
 
 export class DnsTunnelDetector implements Detector {
   readonly definition = DNS_TUNNEL;
@@ -91,9 +123,12 @@ export class DnsTunnelDetector implements Detector {
 
   constructor(options: Partial<DnsTunnelOptions> = {}) {
     this.options = { ...DEFAULT_DNS_TUNNEL_OPTIONS, ...options };
-    const { minDistinctSubdomains, maxSubdomainsPerKey, windowMs, maxEvidence } = this.options;
-    if (!Number.isInteger(minDistinctSubdomains) || minDistinctSubdomains < 1) {
-      throw new RangeError(`dns_tunnel: minDistinctSubdomains must be a positive integer, got ${minDistinctSubdomains}`);
+    const { minDistinctSubdomains, maxSubdomainsPerKey, windowMs, maxEvidence, shortTokenWeight } = this.options;
+    if (!(minDistinctSubdomains >= 1)) {
+      throw new RangeError(`dns_tunnel: minDistinctSubdomains must be at least 1, got ${minDistinctSubdomains}`);
+    }
+    if (!(shortTokenWeight >= 0 && shortTokenWeight <= 1)) {
+      throw new RangeError(`dns_tunnel: shortTokenWeight must be between 0 and 1, got ${shortTokenWeight}`);
     }
     if (!Number.isInteger(maxSubdomainsPerKey) || maxSubdomainsPerKey < minDistinctSubdomains) {
       throw new RangeError(`dns_tunnel: maxSubdomainsPerKey must be an integer >= minDistinctSubdomains, got ${maxSubdomainsPerKey}`);
@@ -106,25 +141,38 @@ export class DnsTunnelDetector implements Detector {
     this.windows = new LruMap(this.options.maxKeys);
   }
 
-  inspect(observed: ObservedEvent): DetectionHit | undefined {
+  /**
+   * The per-query judgement of one DNS event (no state touched): undefined when the name has nothing left of
+   * its domain or lies in an allow-listed zone.
+   */
+  assess(observed: ObservedEvent): (SubdomainAssessment & { domain: string; subdomain: string }) | undefined {
     if (observed.hostname === undefined || observed.rawHostname === undefined) return undefined;
-    const split = splitHostname(observed.hostname);
-    if (split === undefined || split.subdomain === '') return undefined;
-    if (matchZone(split.hostname, this.allowList) !== undefined) return undefined;
-
+    const target = tunnelTarget(observed.hostname);
+    if (target === undefined) return undefined;
+    if (matchZone(target.hostname, this.allowList) !== undefined) return undefined;
     const qtype = (observed.event as DnsEvent).qtype;
-    const assessment = assessSubdomain(originalCaseSubdomain(observed.rawHostname, split.registeredDomain, split.subdomain), this.options.thresholds, qtype);
-    if (!assessment.randomLooking) return undefined;
+    const subdomain = target.domain === NO_PUBLIC_SUFFIX ? observed.rawHostname : originalCaseSubdomain(observed.rawHostname, target.domain, target.subdomain);
+    return { ...assessSubdomain(subdomain, this.options.thresholds, qtype), domain: target.domain, subdomain: target.subdomain };
+  }
 
-    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${split.registeredDomain}`;
+  inspect(observed: ObservedEvent): DetectionHit | undefined {
+    const assessment = this.assess(observed);
+    if (assessment === undefined) return undefined;
+    const target = assessment;
+    // A name that ends in no public suffix is never ordinary resolution, so even a short token there counts fully.
+    const shortTokenWeight = assessment.domain === NO_PUBLIC_SUFFIX ? 1 : this.options.shortTokenWeight;
+    const weight = assessment.randomLooking ? 1 : assessment.signal === 'short-token' ? shortTokenWeight : 0;
+    if (weight === 0) return undefined;
+
+    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${target.domain}`;
     let window = this.windows.get(windowKey);
     if (window === undefined) {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxSubdomainsPerKey);
       this.windows.set(windowKey, window);
     }
-    if (!window.add(split.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset })) return undefined;
-    if (window.size < this.options.minDistinctSubdomains) return undefined;
-    return this.hit(window, split.registeredDomain, observed);
+    if (!window.add(target.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset, weight })) return undefined;
+    if (window.size < this.options.minDistinctSubdomains || windowScore(window) < this.options.minDistinctSubdomains) return undefined;
+    return this.hit(window, target.domain, observed);
   }
 
   stateStats(): DetectorStateStats {
@@ -138,14 +186,20 @@ export class DnsTunnelDetector implements Detector {
     };
   }
 
-  /** Per window `[latestMs, [subdomain, age, payloadLength, charset, unreported, event, ...]]`, ages relative to latestMs. */
+  /**
+   * `{v: 2, windows}`, per window `[latestMs, [subdomain, age, payloadLength, charset, weight, unreported, event,
+   * ...]]`, ages relative to latestMs. A bare list is the earlier form without weights (every entry counted 1).
+   */
   snapshot(events: SnapshotEventWriter): unknown {
-    return writeLru(this.windows, (w) => writeOccurrenceWindow(w, PAYLOAD_CODEC, events));
+    return { v: 2, windows: writeLru(this.windows, (w) => writeOccurrenceWindow(w, PAYLOAD_CODEC, events)) };
   }
 
   restore(state: unknown, events: SnapshotEventReader): void {
     const options = { windowMs: this.options.windowMs, maxEntries: this.options.maxSubdomainsPerKey };
-    readLru(this.windows, state, (value, at) => readOccurrenceWindow(value, at, options, PAYLOAD_CODEC, events), DNS_TUNNEL.id);
+    const legacy = state === undefined || Array.isArray(state);
+    const codec = legacy ? LEGACY_PAYLOAD_CODEC : PAYLOAD_CODEC;
+    const windows = legacy ? state : readObject(state, DNS_TUNNEL.id).windows;
+    readLru(this.windows, windows, (value, at) => readOccurrenceWindow(value, at, options, codec, events), DNS_TUNNEL.id);
   }
 
   /** Reports every occurrence not yet reported (the build-up on first firing, one event afterwards). */
@@ -156,6 +210,7 @@ export class DnsTunnelDetector implements Detector {
     const evidence: EvidenceEvent[] = [...pending.slice(-(this.options.maxEvidence - 1)).map((p) => p.event), trigger].map((event) => ({ event, wisdom }));
 
     const distinct = payloads.length;
+    const score = windowScore(window);
     const meanLength = Math.round(payloads.reduce((sum, p) => sum + p.payloadLength, 0) / distinct);
     const windowSeconds = Math.round(this.options.windowMs / 1000);
     const encoding = dominantCharset(payloads);
@@ -167,6 +222,7 @@ export class DnsTunnelDetector implements Detector {
       wisdom,
       observations: [
         `${distinct} distinct random-looking subdomains in ${windowSeconds} s`,
+        ...(score < distinct ? [`weighted ${formatScore(score)} (short tokens count ${this.options.shortTokenWeight})`] : []),
         `mean subdomain length ${meanLength}`,
         `encoding ${encoding}`,
       ],
@@ -175,6 +231,17 @@ export class DnsTunnelDetector implements Detector {
         `mean subdomain length ${meanLength} (${encoding}-like): DNS queries carrying encoded data`,
     };
   }
+}
+
+/** Distinct subdomains of a window, each weighted by the strength of its signal. */
+function windowScore(window: OccurrenceWindow<TunnelPayload>): number {
+  let score = 0;
+  for (const entry of window.entries.values()) score += entry.data.weight;
+  return score;
+}
+
+function formatScore(score: number): string {
+  return Number.isInteger(score) ? String(score) : score.toFixed(1);
 }
 
 /** The subdomain with its original case when the name's tail is plain ASCII, else the lower-case one. */

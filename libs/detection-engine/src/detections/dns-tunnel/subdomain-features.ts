@@ -21,6 +21,11 @@ export interface SubdomainFeatures {
    * hex, under 0.1 for words with a number in them (`emailsignatures365`).
    */
   digitSwitchRate: number;
+  /**
+   * Vowels (a e i o u y) per letter of the folded payload: 0.35-0.45 in words and word compounds, about 0.23 in
+   * random letters.
+   */
+  vowelShare: number;
 }
 
 const LDH = /^[a-z0-9_-]*$/i;
@@ -95,15 +100,22 @@ export function subdomainFeatures(subdomain: string): SubdomainFeatures {
   const folded = joined.toLowerCase().replace(/[-_]/g, '');
   const charset = classifyCharset(labels, joined, folded);
   let switches = 0;
+  let letters = 0;
+  let vowels = 0;
   let previousIsDigit: boolean | undefined;
   for (const ch of folded) {
     const isDigit = ch >= '0' && ch <= '9';
     if (previousIsDigit !== undefined && isDigit !== previousIsDigit) switches++;
     previousIsDigit = isDigit;
+    if (ch >= 'a' && ch <= 'z') {
+      letters++;
+      if (VOWELS.has(ch)) vowels++;
+    }
   }
   const entropy = shannonEntropy(folded);
   const n = [...folded].length;
-  const expected = expectedRandomEntropy(n, charset === 'hex' ? 16 : 32);
+  // Letters-only payloads are measured against random letters (26 symbols), hex against 16, the rest against 32.
+  const expected = expectedRandomEntropy(n, charset === 'hex' ? 16 : charset === 'letters' ? 26 : 32);
   return {
     length: [...joined].length,
     longestLabel: labels.reduce((m, l) => Math.max(m, [...l].length), 0),
@@ -111,8 +123,11 @@ export function subdomainFeatures(subdomain: string): SubdomainFeatures {
     randomness: expected === 0 ? 0 : entropy / expected,
     charset,
     digitSwitchRate: n === 0 ? 0 : switches / n,
+    vowelShare: letters === 0 ? 0 : vowels / letters,
   };
 }
+
+const VOWELS: ReadonlySet<string> = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
 
 /** Thresholds of {@link assessSubdomain}; see the DNS tunnel detection for how they were chosen. */
 export interface RandomSubdomainThresholds {
@@ -125,10 +140,12 @@ export interface RandomSubdomainThresholds {
   /** Minimum {@link SubdomainFeatures.digitSwitchRate} for payloads of letters and digits only. */
   minDigitSwitchRate: number;
   /**
-   * Minimum randomness of a letters-only payload in a query for a record type that carries data (TXT, NULL):
-   * there a long run of letters is itself telling, so letters alone may suffice.
+   * Minimum randomness (against 26 letters) of a letters-only payload in a query for a record type that carries
+   * data (TXT, NULL, ...): there a long run of random letters is itself telling, so letters alone may suffice.
    */
   minLettersRandomnessForDataRecords: number;
+  /** Most vowels per letter such a letters-only payload may have: words have far more than random letters. */
+  maxLettersVowelShare: number;
   /**
    * Minimum length of a label holding base64-only characters ('+', '/', '=') for that label alone to count:
    * those characters are not allowed in host names, so only encoders put them in a query, however short.
@@ -139,6 +156,12 @@ export interface RandomSubdomainThresholds {
    * sequence number of a tunnel's polls. Set to Infinity to ignore counters.
    */
   minCounterDigits: number;
+  /**
+   * Shortest label that counts as a short token (a weak signal): one label of letters and digits well mixed,
+   * like a tunnel's poll (`d0vfbgrsba`), a C2 beacon's nonce and id (`cdn.3245d602959435f`) or a hex packet
+   * header (`8e4c01f86c0867f2fb`). Set to Infinity to ignore short tokens.
+   */
+  minShortTokenLength: number;
 }
 
 export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
@@ -146,28 +169,38 @@ export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
   minPayloadLength: 24,
   minRandomness: 0.9,
   minDigitSwitchRate: 0.1,
-  // Random letters measure about 1.1 here (their alphabet is smaller than the 32-symbol reference); long words
-  // and word compounds 0.8-0.9 (`internationalizationservices` 0.83, `mailchimpappcustomercontent` 0.91).
-  minLettersRandomnessForDataRecords: 1.0,
+  minLettersRandomnessForDataRecords: 0.9,
+  maxLettersVowelShare: 0.3,
   minNonHostLabelLength: 8,
   // Of the 20,000 popular host names in cisco-top20k, 238 have such a label: Akamai map names (allow-listed),
   // Sentry ingest org ids (allow-listed) and 2 others.
   minCounterDigits: 4,
+  minShortTokenLength: 10,
 };
 
 /** Record types whose answers carry arbitrary data: the usual carriers of tunnelled traffic. */
-export const DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['TXT', 'NULL', 'PRIVATE', 'ANY']);
+export const DATA_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'TXT', 'NULL', 'ANY',
+  // iodine's PRIVATE (65399) and dns2tcp's KEY (25), by name or as RFC 3597 names
+  'PRIVATE', 'TYPE65399', 'KEY', 'TYPE25',
+]);
+
+/**
+ * Data record types that ordinary clients practically never ask for (TXT and ANY are common): in a query for one
+ * of them any long label of letters and digits counts as a short token, mixed or not (dns2tcp's idle polls).
+ */
+const RARE_DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['NULL', 'PRIVATE', 'TYPE65399', 'KEY', 'TYPE25']);
 
 /**
  * What made a name look like tunnel traffic: a long encoded payload, a label with characters only an encoder
- * puts in a host name, or a poll's counter label.
+ * puts in a host name, a poll's counter label, or (weak) a short token of letters and digits well mixed.
  */
-export type TunnelSignal = 'encoded-payload' | 'non-host-characters' | 'counter-label';
+export type TunnelSignal = 'encoded-payload' | 'non-host-characters' | 'counter-label' | 'short-token';
 
 export interface SubdomainAssessment {
-  /** The per-query decision: the name looks like tunnel traffic (any {@link TunnelSignal}). */
+  /** The per-query decision: the name looks like tunnel traffic (a strong {@link TunnelSignal}). */
   randomLooking: boolean;
-  /** Why, when {@link randomLooking}; the strongest signal first. */
+  /** Why, when any signal was found; the strongest first. `short-token` alone leaves `randomLooking` false. */
   signal?: TunnelSignal;
   /**
    * Features of the candidate payload: the long tokens, or, when a short label raised the signal, the
@@ -178,6 +211,8 @@ export interface SubdomainAssessment {
 
 const NON_HOST_CHARS = /[+/=]/;
 const HAS_LETTER = /[a-z]/i;
+const ALNUM_LABEL = /^[a-z0-9]+$/;
+const HEX_LABEL = /^[0-9a-f]+$/;
 
 function nonHostLabels(labels: string[], minLength: number): string[] {
   return labels.filter((label) => label.length >= minLength && NON_HOST_CHARS.test(label) && HAS_LETTER.test(label));
@@ -197,16 +232,47 @@ function counterLabels(labels: string[], minDigits: number): string[] {
   });
 }
 
+function isLetterDigitLabel(label: string, minLength: number): boolean {
+  return label.length >= minLength && label.length <= 63 && ALNUM_LABEL.test(label.toLowerCase());
+}
+
+/**
+ * A label of letters and digits mixed the way encoded bytes are: hex with both kinds, or at least 2 digits and 2
+ * letters alternating often (words with a number in them alternate once or twice: `emailsignatures365`).
+ */
+function isShortToken(label: string, minLength: number): boolean {
+  if (label.length < minLength || label.length > 63) return false;
+  const folded = label.toLowerCase();
+  if (!ALNUM_LABEL.test(folded)) return false;
+  let digits = 0;
+  let switches = 0;
+  let previousIsDigit: boolean | undefined;
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    const isDigit = c >= 0x30 && c <= 0x39;
+    if (isDigit) digits++;
+    if (previousIsDigit !== undefined && isDigit !== previousIsDigit) switches++;
+    previousIsDigit = isDigit;
+  }
+  const letters = folded.length - digits;
+  if (digits < 2 || letters < 2) return false;
+  return HEX_LABEL.test(folded) ? switches >= 2 : switches >= 4;
+}
+
 /**
  * Judges whether a subdomain (original case) looks like tunnel traffic, strongest signal first:
  * 1. an encoded payload: long tokens that together are long enough and close to random entropy, and either
  *    hold raw bytes / base64 (non-host characters, mixed case) or mix letters and digits the way random
  *    strings do. Letters alone are not enough: a random base32 or hex string of 24+ characters almost surely
- *    contains digits, scattered; words do not (except in TXT/NULL queries, see the thresholds);
+ *    contains digits, scattered; words do not (except in TXT/NULL queries, where random letters with few
+ *    vowels count, see the thresholds);
  * 2. a shorter label holding '+', '/' or '=', which host names never contain (iodine's raw/base64 polls);
  * 3. a counter label such as `r15989`: the sequence number tunnel clients add to their polls so that no
  *    resolver answers from its cache. This one has benign twins (numbered CDN and SaaS hosts), which the
- *    allow-list and the detection's per-domain window keep from alerting on their own.
+ *    allow-list and the detection's per-domain window keep from alerting on their own;
+ * 4. (weak, `randomLooking` stays false) a short token of letters and digits well mixed: a poll header, a
+ *    beacon's nonce. Many benign names have one; only many distinct ones under one domain in a short time say
+ *    anything, which is what the detection's window weighs.
  */
 export function assessSubdomain(
   subdomain: string,
@@ -220,7 +286,8 @@ export function assessSubdomain(
     payload.charset === 'letters' &&
     qtype !== undefined &&
     DATA_RECORD_TYPES.has(qtype.toUpperCase()) &&
-    payload.randomness >= thresholds.minLettersRandomnessForDataRecords;
+    payload.randomness >= thresholds.minLettersRandomnessForDataRecords &&
+    payload.vowelShare <= thresholds.maxLettersVowelShare;
   const encodedPayload =
     payload.length >= thresholds.minPayloadLength &&
     (lettersInDataRecord ||
@@ -234,5 +301,10 @@ export function assessSubdomain(
   }
   const counters = counterLabels(labels, thresholds.minCounterDigits);
   if (counters.length > 0) return { randomLooking: true, signal: 'counter-label', payload: subdomainFeatures(counters.join('.')) };
+  const rareType = qtype !== undefined && RARE_DATA_RECORD_TYPES.has(qtype.toUpperCase());
+  const tokens = Number.isFinite(thresholds.minShortTokenLength)
+    ? labels.filter((label) => isShortToken(label, thresholds.minShortTokenLength) || (rareType && isLetterDigitLabel(label, thresholds.minShortTokenLength)))
+    : [];
+  if (tokens.length > 0) return { randomLooking: false, signal: 'short-token', payload: subdomainFeatures(tokens.join('.')) };
   return { randomLooking: false, payload };
 }

@@ -15,7 +15,7 @@ describe('BrandIndex', () => {
     ['paypal-secure-login', 'paypal', 'combosquat'],
     ['account-microsoft', 'microsoft', 'combosquat'],
   ])('%s imitates %s (%s)', (label, brand, technique) => {
-    expect(index.match(label)).toEqual({ brand, technique });
+    expect(index.match(label)).toMatchObject({ brand, technique });
   });
 
   it.each(['paypal', 'wikipedia', 'applesauce', 'googleplex', 'amazing', 'ok1', 'appl', 'micro-soft-x', 'tunnel-example', 'google-fan-club'])('%s is not an imposter', (label) => {

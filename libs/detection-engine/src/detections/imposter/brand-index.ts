@@ -7,6 +7,10 @@ export type ImposterTechnique = 'homoglyph' | 'bitsquat' | 'typosquat' | 'combos
 export interface ImposterMatch {
   brand: string;
   technique: ImposterTechnique;
+  /** Homoglyphs only: a digit or `$` stands for a letter (`paypa1`), which no innocent spelling does. */
+  digitGlyph?: boolean;
+  /** One-edit look-alikes: the edit changes the first character (`feddit`, `pcloud`); typists rarely slip there. */
+  firstCharacter?: boolean;
 }
 
 /** Brand labels shorter than this are skipped: short labels have too many innocent neighbours. */
@@ -36,13 +40,19 @@ function unglyph(label: string): string {
 }
 
 const HOST_CHARS = /^[a-z0-9-]$/;
+const DIGIT_GLYPH = /[0-9$]/;
+
+/** Where a one-edit look-alike differs from its brand. */
+function editPlace(label: string, brand: string): { firstCharacter: boolean } {
+  return { firstCharacter: label[0] !== brand[0] };
+}
 
 /**
  * Words phishing domains put next to a brand (`paypal-secure-login`). A brand beside other words is only a
  * combosquat with one of these: brands that are also common words (`example`, `target`) otherwise flag
  * innocent names such as `tunnel-example`.
  */
-const LURE_WORDS = new Set([
+export const LURE_WORDS: ReadonlySet<string> = new Set([
   'account', 'accounts', 'alert', 'auth', 'billing', 'confirm', 'help', 'helpdesk', 'id', 'invoice', 'login',
   'logon', 'mail', 'online', 'pay', 'payment', 'password', 'portal', 'recovery', 'refund', 'reset', 'secure',
   'security', 'service', 'services', 'signin', 'sso', 'support', 'unlock', 'update', 'verify', 'verification',
@@ -61,6 +71,12 @@ function isOneBitFlip(a: string, b: string): boolean {
   if (differing === -1) return false;
   const x = a.charCodeAt(differing) ^ b.charCodeAt(differing);
   return (x & (x - 1)) === 0 && HOST_CHARS.test(a[differing]);
+}
+
+function differingPositions(a: string, b: string): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) n++;
+  return n;
 }
 
 function deletions(label: string): string[] {
@@ -103,14 +119,26 @@ export class BrandIndex {
     if (this.brands.has(label) || label.length < MIN_BRAND_LENGTH - 1) return undefined;
     const glyphBrand = this.byGlyphForm.get(unglyph(label));
     if (glyphBrand !== undefined && glyphBrand !== label) {
-      return { brand: glyphBrand, technique: isOneBitFlip(label, glyphBrand) ? 'bitsquat' : 'homoglyph' };
+      if (isOneBitFlip(label, glyphBrand)) return { brand: glyphBrand, technique: 'bitsquat', ...editPlace(label, glyphBrand) };
+      return { brand: glyphBrand, technique: 'homoglyph', digitGlyph: DIGIT_GLYPH.test(label) };
     }
     const typo = this.oneEditBrand(label);
-    if (typo !== undefined) return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat' };
+    if (typo !== undefined) return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat', ...editPlace(label, typo) };
     const tokens = label.split('-');
-    const combo = tokens.length > 1 ? tokens.find((token) => this.brands.has(token)) : undefined;
-    if (combo !== undefined && tokens.some((token) => LURE_WORDS.has(token))) return { brand: combo, technique: 'combosquat' };
+    if (tokens.length > 1 && tokens.some((token) => LURE_WORDS.has(token))) {
+      // The brand may itself be disguised inside the combination (`micros0ft-login`).
+      for (const token of tokens) {
+        if (this.brands.has(token)) return { brand: token, technique: 'combosquat' };
+        const disguised = this.byGlyphForm.get(unglyph(token));
+        if (disguised !== undefined && !LURE_WORDS.has(token)) return { brand: disguised, technique: 'combosquat', digitGlyph: DIGIT_GLYPH.test(token) };
+      }
+    }
     return undefined;
+  }
+
+  /** Whether `label` is one of the indexed brands. */
+  has(label: string): boolean {
+    return this.brands.has(label);
   }
 
   private oneEditBrand(label: string): string | undefined {
@@ -120,10 +148,10 @@ export class BrandIndex {
     // Deletion from the brand (the label is a brand minus one char).
     const deleted = this.byDeletion.get(label);
     if (deleted !== undefined) return deleted;
-    // Substitution: both lose the same position.
+    // Substitution: both lose the same position (the same deletion at different positions is two edits).
     for (const d of deletions(label)) {
       const brand = this.byDeletion.get(d);
-      if (brand !== undefined && brand.length === label.length) return brand;
+      if (brand !== undefined && brand.length === label.length && differingPositions(brand, label) === 1) return brand;
     }
     for (const s of swaps(label)) if (this.brands.has(s) && s.length >= MIN_TYPO_BRAND_LENGTH) return s;
     return undefined;

@@ -1,8 +1,13 @@
 import type { Wisdom } from '@vigil/contracts';
-import { registeredDomain } from '../../domain';
+import { splitHostname } from '../../domain';
+import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
-import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
-import { BrandIndex, type ImposterTechnique } from './brand-index';
+import { LruMap } from '../../state/lru-map';
+import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readArray, readNumber, readString } from '../../state/snapshot';
+import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import { BrandIndex, LURE_WORDS, type ImposterTechnique } from './brand-index';
+import { DEFAULT_IMPOSTER_WEIGHTS, scoreImposter, type ImposterWeights } from './imposter-evidence';
 
 export const IMPOSTER_DOMAIN: DetectionDefinition = {
   id: 'imposter_domain',
@@ -23,31 +28,79 @@ const TECHNIQUE_WORDS: Record<ImposterTechnique, string> = {
   combosquat: 'combines a word with',
 };
 
+/** Brand labels that name infrastructure, not a site people recognise and trust: nobody imitates them to a user. */
+const INFRASTRUCTURE_LABEL = /cdn|static|edge|akamai|cloudfront|dns|^a-|^e-|^api|-api|^img/;
+
+export interface ImposterOptions {
+  popularity: PopularitySet;
+  weights: ImposterWeights;
+  /** How long a host's look-up of a brand counts as context (ms). */
+  brandMemoryMs: number;
+  /** Hosts whose brand look-ups are remembered (least recently active dropped first). */
+  maxHosts: number;
+  /** Brands remembered per host (least recently looked up dropped first). */
+  maxBrandsPerHost: number;
+}
+
 /**
- * Fires on DNS queries and HTTP requests to an unranked registered domain whose registrable label imitates
- * the label of one of the most popular domains (the brand list: the `top1k` popularity tier). Stateless.
+ * Fires on DNS queries and HTTP requests to an unranked registered domain whose registrable label imitates the
+ * label of one of the most popular domains (the `top1k` popularity tier, infrastructure names aside) and whose
+ * evidence (see imposter-evidence) reaches the threshold. Keeps, per host, the brands it looked up recently:
+ * a host that just used the real brand and now reaches a look-alike is more telling.
  */
 export class ImposterDomainDetector implements Detector {
   readonly definition = IMPOSTER_DOMAIN;
   readonly types = ['dns', 'http'] as const;
+  private readonly options: ImposterOptions;
   private readonly brands: BrandIndex;
   private readonly brandDomains = new Map<string, string>();
+  /** Registered domain of a brand → its label, for recording look-ups of the real brand. */
+  private readonly brandOfDomain = new Map<string, string>();
+  /** (workspace, endpoint) → brand label → time of the latest look-up. */
+  private readonly seenBrands: LruMap<string, Map<string, number>>;
 
-  constructor(private readonly popularity: PopularitySet = defaultPopularity()) {
-    for (const domain of popularity.domainsIn('top1k')) {
+  constructor(options: Partial<ImposterOptions> | PopularitySet = {}) {
+    const given = options instanceof Object && 'tier' in options ? { popularity: options as PopularitySet } : (options as Partial<ImposterOptions>);
+    this.options = {
+      popularity: given.popularity ?? defaultPopularity(),
+      weights: given.weights ?? DEFAULT_IMPOSTER_WEIGHTS,
+      brandMemoryMs: given.brandMemoryMs ?? 30 * 60_000,
+      maxHosts: given.maxHosts ?? 100_000,
+      maxBrandsPerHost: given.maxBrandsPerHost ?? 16,
+    };
+    for (const domain of this.options.popularity.domainsIn('top1k')) {
       const label = domain.split('.')[0];
-      if (!this.brandDomains.has(label)) this.brandDomains.set(label, domain);
+      if (INFRASTRUCTURE_LABEL.test(label)) continue;
+      // The brand's .com domain names it best (google.com rather than google.ca).
+      if (!this.brandDomains.has(label) || domain === `${label}.com`) this.brandDomains.set(label, domain);
+      this.brandOfDomain.set(domain, label);
     }
     this.brands = new BrandIndex(this.brandDomains.keys());
+    this.seenBrands = new LruMap(this.options.maxHosts);
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     if (observed.hostname === undefined) return undefined;
-    const domain = registeredDomain(observed.hostname);
-    if (domain === undefined || this.popularity.tier(domain) !== undefined) return undefined;
-    const match = this.brands.match(domain.split('.')[0]);
+    const split = splitHostname(observed.hostname);
+    if (split === undefined) return undefined;
+    const domain = split.registeredDomain;
+    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
+    const brandLabel = this.brandOfDomain.get(domain);
+    if (brandLabel !== undefined) {
+      this.rememberBrand(hostKey, brandLabel, observed.timeMs);
+      return undefined;
+    }
+    if (this.options.popularity.tier(domain) !== undefined) return undefined;
+    const match = this.brands.match(domain.slice(0, domain.indexOf('.')));
     if (match === undefined) return undefined;
     const brandDomain = this.brandDomains.get(match.brand) ?? match.brand;
+    const seenAt = this.seenBrands.get(hostKey)?.get(match.brand);
+    const brandSeenByHost = seenAt !== undefined && observed.timeMs - seenAt <= this.options.brandMemoryMs && observed.timeMs >= seenAt;
+    const { score, reasons } = scoreImposter(
+      { match, domain, brandDomain, subdomain: split.subdomain, brandSeenByHost, lureWords: LURE_WORDS, abusedTlds: SUSPICIOUS_TLDS },
+      this.options.weights,
+    );
+    if (score < this.options.weights.threshold) return undefined;
     const wisdom: Wisdom = { flags: [...IMPOSTER_DOMAIN.flags], labels: [`imposter:${match.technique}`], domain };
     return {
       detection: IMPOSTER_DOMAIN,
@@ -55,8 +108,47 @@ export class ImposterDomainDetector implements Detector {
       weight: 1,
       evidence: [{ event: observed, wisdom }],
       wisdom,
-      observations: [`imitates ${brandDomain}`, `technique ${match.technique}`],
-      desc: `${observed.hostname}: the unranked domain ${domain} ${TECHNIQUE_WORDS[match.technique]} the popular ${brandDomain}`,
+      observations: [`imitates ${brandDomain}`, `technique ${match.technique}`, `evidence ${score}: ${reasons.join(', ')}`],
+      desc: `${observed.hostname}: the unranked domain ${domain} ${TECHNIQUE_WORDS[match.technique]} the popular ${brandDomain} (${reasons.join(', ')})`,
     };
+  }
+
+  private rememberBrand(hostKey: string, brand: string, timeMs: number): void {
+    let brands = this.seenBrands.get(hostKey);
+    if (brands === undefined) {
+      brands = new Map();
+      this.seenBrands.set(hostKey, brands);
+    }
+    const previous = brands.get(brand);
+    brands.delete(brand);
+    brands.set(brand, Math.max(previous ?? timeMs, timeMs));
+    if (brands.size > this.options.maxBrandsPerHost) brands.delete(brands.keys().next().value as string);
+  }
+
+  stateStats(): DetectorStateStats {
+    let largestKey = 0;
+    for (const brands of this.seenBrands.values()) largestKey = Math.max(largestKey, brands.size);
+    return { keys: this.seenBrands.size, maxKeys: this.seenBrands.maxSize, largestKey, maxEntriesPerKey: this.options.maxBrandsPerHost };
+  }
+
+  /** Per host `[brand, timeMs, brand, timeMs, ...]`, least recently looked up first. */
+  snapshot(): unknown {
+    return writeLru(this.seenBrands, (brands) => [...brands].flat());
+  }
+
+  restore(state: unknown): void {
+    readLru(
+      this.seenBrands,
+      state,
+      (value, at) => {
+        const flat = readArray(value, at);
+        const brands = new Map<string, number>();
+        for (let i = Math.max(0, flat.length - 2 * this.options.maxBrandsPerHost); i + 1 < flat.length; i += 2) {
+          brands.set(readString(flat[i], `${at}[${i}]`), readNumber(flat[i + 1], `${at}[${i + 1}]`));
+        }
+        return brands;
+      },
+      IMPOSTER_DOMAIN.id,
+    );
   }
 }

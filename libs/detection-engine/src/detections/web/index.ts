@@ -11,14 +11,9 @@ import {
   RawIpUrlDetector,
 } from './http-detectors';
 import type { PopularityLookup } from './http-request';
-import {
-  type CertificateDatesOptions,
-  CertificateDatesDetector,
-  DefaultCertificateDetector,
-  SelfSignedCertificateDetector,
-  TLS_C2_DEFAULT_CERTIFICATE,
-  TLS_DEFAULT_CERTIFICATE,
-} from './tls-certificate';
+import type { IndicatorStore } from '../../intel/indicator-store';
+import { DefaultCertificateDetector, TLS_C2_DEFAULT_CERTIFICATE } from './tls-certificate';
+import { TlsServerPatternDetector, type TlsServerPatternOptions } from './tls-server-pattern';
 
 export {
   AttackToolUserAgentDetector,
@@ -37,17 +32,15 @@ export {
   PasteServiceDetector,
   RawIpUrlDetector,
 } from './http-detectors';
+export { DefaultCertificateDetector, findDefaultMark, TLS_C2_DEFAULT_CERTIFICATE } from './tls-certificate';
 export {
-  CertificateDatesDetector,
-  type CertificateDatesOptions,
-  DefaultCertificateDetector,
-  findDefaultMark,
-  SelfSignedCertificateDetector,
-  TLS_C2_DEFAULT_CERTIFICATE,
-  TLS_DEFAULT_CERTIFICATE,
-  TLS_INVALID_DATES,
-  TLS_SELF_SIGNED,
-} from './tls-certificate';
+  DEFAULT_TLS_SERVER_PATTERN_OPTIONS,
+  TLS_PORTS,
+  TLS_SUSPICIOUS_SERVER,
+  TlsServerPatternDetector,
+  type TlsEvidenceKind,
+  type TlsServerPatternOptions,
+} from './tls-server-pattern';
 export { parseDistinguishedName, certificateTime, type DistinguishedName } from './certificate';
 export { DEFAULT_CERTIFICATE_MARKS, type DefaultCertificateMark, type DefaultCertificateKind } from './default-certificates';
 export { USER_AGENT_PATTERNS, classifyUserAgent, obsoletePlatform, type UserAgentKind, type UserAgentPattern } from './user-agents';
@@ -58,21 +51,27 @@ export { WEB_FLAGS, WEB_THREATS } from './web-inventory';
 export interface WebDetectorOptions {
   /** Popularity of a registered domain; default the committed rankings (src/popularity). */
   popularity?: PopularityLookup;
-  certificateDates?: Partial<CertificateDatesOptions>;
+  /** Known-bad JA3/JA3S for the TLS pattern; without it fingerprints do not count. */
+  intel?: IndicatorStore;
+  tlsPattern?: Partial<Omit<TlsServerPatternOptions, 'isKnownBadFingerprint'>>;
 }
 
 /**
  * The suspicious-TLS and suspicious-HTTP detections. Malicious JA3/JA3S fingerprints and certificate hashes,
- * Telegram Bot API and OAST hosts are not repeated here: the intel detections (JA3/JA3S/cert lookups of the
- * indicator store) and the OAST detection already report them for TLS and HTTP events.
+ * Telegram Bot API and OAST hosts are reported by the intel detections (indicator store lookups) and the OAST
+ * detection; here a known-bad fingerprint only adds to the TLS pattern of a destination.
  */
 export function createWebDetectors(opts: WebDetectorOptions = {}): Detector[] {
   const popularity = opts.popularity ?? defaultPopularity;
+  const intel = opts.intel;
+  const isKnownBadFingerprint =
+    intel === undefined
+      ? undefined
+      : (ja3: string | undefined, ja3s: string | undefined): boolean =>
+          (typeof ja3 === 'string' && intel.matchJa3(ja3).length > 0) || (typeof ja3s === 'string' && intel.matchJa3s(ja3s).length > 0);
   return [
-    new SelfSignedCertificateDetector(),
-    new DefaultCertificateDetector(TLS_DEFAULT_CERTIFICATE, false),
+    new TlsServerPatternDetector({ ...opts.tlsPattern, isKnownBadFingerprint }),
     new DefaultCertificateDetector(TLS_C2_DEFAULT_CERTIFICATE, true),
-    new CertificateDatesDetector(opts.certificateDates),
     new ExecutableDownloadDetector(popularity),
     new AttackToolUserAgentDetector(),
     new ObsoleteUserAgentDetector(),

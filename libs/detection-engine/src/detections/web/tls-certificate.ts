@@ -1,35 +1,11 @@
 import type { TlsEvent, Wisdom } from '@vigil/contracts';
 import { perEvent } from '../../observed-event';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
-import { isPublicAddress } from '../network/ip-ranges';
-import { attribute, certificateTime, type DistinguishedName, parseDistinguishedName } from './certificate';
+import { CidrSet, parseAddress } from '../network/ip-ranges';
+import { attribute, type DistinguishedName, parseDistinguishedName } from './certificate';
 import { DEFAULT_CERTIFICATE_MARKS, type DefaultCertificateMark, markMatches } from './default-certificates';
 
 const RULE = { id: 1, name: 'Rule' } as const;
-
-export const TLS_SELF_SIGNED: DetectionDefinition = {
-  id: 'tls_self_signed_certificate',
-  threat: 'self_signed_certificate',
-  title: 'Self-signed certificate on an Internet server',
-  severity: 2,
-  flags: ['self_signed_cert'],
-  mitreAttack: ['TA0011:T1573', 'TA0042:T1587.003'],
-  analytic: RULE,
-  findingType: 'Suspicious Certificate',
-  keyDescription: 'certificate (hash, else subject)',
-};
-
-export const TLS_DEFAULT_CERTIFICATE: DetectionDefinition = {
-  id: 'tls_default_certificate',
-  threat: 'default_certificate',
-  title: 'Default or placeholder certificate on an Internet server',
-  severity: 3,
-  flags: ['default_cert'],
-  mitreAttack: ['TA0011:T1573', 'TA0042:T1588.004'],
-  analytic: RULE,
-  findingType: 'Suspicious Certificate',
-  keyDescription: 'certificate (hash, else subject)',
-};
 
 export const TLS_C2_DEFAULT_CERTIFICATE: DetectionDefinition = {
   id: 'tls_c2_default_certificate',
@@ -43,20 +19,8 @@ export const TLS_C2_DEFAULT_CERTIFICATE: DetectionDefinition = {
   keyDescription: 'certificate (hash, else subject)',
 };
 
-export const TLS_INVALID_DATES: DetectionDefinition = {
-  id: 'tls_invalid_certificate_dates',
-  threat: 'invalid_certificate_dates',
-  title: 'Expired or not yet valid certificate',
-  severity: 2,
-  flags: ['invalid_cert_dates'],
-  mitreAttack: ['TA0011:T1573'],
-  analytic: RULE,
-  findingType: 'Suspicious Certificate',
-  keyDescription: 'certificate (hash, else subject)',
-};
-
 /** The certificate facts of a TLS event, when its destination is on the Internet (or not reported). */
-interface TlsCertificate {
+export interface TlsCertificate {
   event: TlsEvent;
   subject?: DistinguishedName;
   issuer?: DistinguishedName;
@@ -69,14 +33,26 @@ interface TlsCertificate {
   defaultMark?: DefaultCertificateMark;
 }
 
+/**
+ * Where internal appliances (printers, NAS, hypervisors, firewalls) live, which run on self-signed and default
+ * certificates by design: private, shared (CGNAT), loopback and link-local addresses. Documentation and
+ * benchmarking ranges count as external: no appliance has them, and labs and tests use them for "the Internet".
+ */
+const INTERNAL = new CidrSet(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '0.0.0.0/8', '::/127', 'fc00::/7', 'fe80::/10']);
+
+function isInternal(ip: string): boolean {
+  const address = parseAddress(ip);
+  return address === undefined || INTERNAL.contains(address);
+}
+
 /** Read once per event and shared by the TLS detectors. */
-const readCertificate = perEvent(readCertificateOnce);
+export const readCertificate = perEvent(readCertificateOnce);
 
 function readCertificateOnce(observed: ObservedEvent): TlsCertificate | undefined {
   if (observed.type !== 'tls') return undefined;
   const event = observed.event as TlsEvent;
   // Internal appliances (printers, NAS, hypervisors) run on self-signed and default certificates by design.
-  if (typeof event.destIP === 'string' && event.destIP.length > 0 && !isPublicAddress(event.destIP)) return undefined;
+  if (typeof event.destIP === 'string' && event.destIP.length > 0 && isInternal(event.destIP)) return undefined;
   const subject = parseDistinguishedName(event.subject);
   const issuer = parseDistinguishedName(event.issuer);
   if (subject === undefined && issuer === undefined) return undefined;
@@ -132,34 +108,10 @@ function hit(definition: DetectionDefinition, observed: ObservedEvent, cert: Tls
 }
 
 /**
- * Issuer equals subject: nobody vouches for the server's identity. Common on internal devices (ignored: only
- * Internet destinations count), rare on public services, and the quick choice of C2 and phishing servers.
- * Certificates the default-certificate detection recognises are left to it. Stateless.
- */
-export class SelfSignedCertificateDetector implements Detector {
-  readonly definition = TLS_SELF_SIGNED;
-  readonly types = ['tls'] as const;
-
-  inspect(observed: ObservedEvent): DetectionHit | undefined {
-    const cert = readCertificate(observed);
-    if (cert?.subject === undefined || cert.issuer === undefined) return undefined;
-    if (cert.subject.canonical !== cert.issuer.canonical) return undefined;
-    if (cert.defaultMark !== undefined) return undefined;
-    return hit(
-      TLS_SELF_SIGNED,
-      observed,
-      cert,
-      [`subject = issuer = ${cert.event.subject}`],
-      `TLS session${cert.where} presented a self-signed certificate for ${cert.name} (issuer equals subject): ` +
-        'no certificate authority vouches for this Internet server, as is typical of C2 and phishing servers set up in haste',
-    );
-  }
-}
-
-/**
- * A certificate with software defaults or placeholders in it (OpenSSL's "Internet Widgits Pty Ltd",
- * `CN=localhost`, `example.com`), issued by a staging/test or interception CA, or the stock certificate of a
- * C2 framework (reported as C2, severity 5). Stateless.
+ * The stock certificate of a C2 framework (reported as C2, severity 5), on its own: no innocent server presents it.
+ * Other default and placeholder certificates (OpenSSL's "Internet Widgits Pty Ltd", `CN=localhost`, test and
+ * interception CAs) are evidence for the per-destination pattern (tls-server-pattern), not alerts by themselves.
+ * Stateless.
  */
 export class DefaultCertificateDetector implements Detector {
   readonly types = ['tls'] as const;
@@ -187,56 +139,5 @@ export class DefaultCertificateDetector implements Detector {
         `(${mark.label}): ${why}`,
       mark.family !== undefined ? [`c2:${mark.family}`] : undefined,
     );
-  }
-}
-
-export interface CertificateDatesOptions {
-  /** Tolerated clock difference between sensor and server (ms). Default one hour. */
-  clockSkewMs: number;
-}
-
-/**
- * The certificate had expired, or was not yet valid, at the event's time (zero and missing dates are
- * ignored). Public services renew automatically; an expired certificate on an Internet server that a client
- * still talks to points at abandoned or attacker-run infrastructure, or at a client that ignores errors. Stateless.
- */
-export class CertificateDatesDetector implements Detector {
-  readonly definition = TLS_INVALID_DATES;
-  readonly types = ['tls'] as const;
-  private readonly clockSkewMs: number;
-
-  constructor(options: Partial<CertificateDatesOptions> = {}) {
-    this.clockSkewMs = options.clockSkewMs ?? 3_600_000;
-    if (!(this.clockSkewMs >= 0)) throw new RangeError(`tls dates: clockSkewMs must be >= 0, got ${this.clockSkewMs}`);
-  }
-
-  inspect(observed: ObservedEvent): DetectionHit | undefined {
-    const cert = readCertificate(observed);
-    if (cert === undefined) return undefined;
-    const from = certificateTime(cert.event.validFrom);
-    const to = certificateTime(cert.event.validTo);
-    const at = new Date(observed.timeMs).toISOString();
-    if (to !== undefined && observed.timeMs > to + this.clockSkewMs) {
-      const days = Math.floor((observed.timeMs - to) / 86_400_000);
-      return hit(
-        TLS_INVALID_DATES,
-        observed,
-        cert,
-        [`expired ${new Date(to).toISOString()}`, `${days} days before the session`],
-        `TLS session${cert.where} at ${at} presented a certificate for ${cert.name} that expired on ${new Date(to).toISOString()} ` +
-          `(${days} days earlier): Internet services renew automatically, so this server is abandoned or not run by its owner, or the client ignores certificate errors`,
-      );
-    }
-    if (from !== undefined && observed.timeMs < from - this.clockSkewMs) {
-      return hit(
-        TLS_INVALID_DATES,
-        observed,
-        cert,
-        [`valid from ${new Date(from).toISOString()}`],
-        `TLS session${cert.where} at ${at} presented a certificate for ${cert.name} that is not valid before ` +
-          `${new Date(from).toISOString()}: a back-dated clock or a forged certificate`,
-      );
-    }
-    return undefined;
   }
 }

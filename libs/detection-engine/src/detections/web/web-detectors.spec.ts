@@ -10,7 +10,8 @@ import { ATTACK_TACTICS, ATTACK_TECHNIQUES, parseAttackPair } from '../../mitre'
 import { observeEvent } from '../../observed-event';
 import { batch, httpEvent, iso, T0 } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
-import { createWebDetectors, WEB_FLAGS, WEB_THREATS } from './index';
+import { EventTableReader, EventTableWriter } from '../../state/event-table';
+import { createWebDetectors, TlsServerPatternDetector, WEB_FLAGS, WEB_THREATS } from './index';
 
 const detectors = createWebDetectors();
 
@@ -67,48 +68,99 @@ describe('web detection definitions', () => {
   });
 });
 
-describe('TLS certificate detections', () => {
-  it('self-signed: issuer equals subject (order and case aside) on an Internet server', () => {
-    const hit = only(
-      tls({ subject: 'CN=update-srv.net, O=Update Services, C=US', issuer: 'C=US,O=update services,CN=update-srv.net', certHash: 'AB12CD', ...VALID }),
-      'tls_self_signed_certificate',
+// One odd certificate is not an alert, a pattern is (issue 11): the per-session certificate detections of earlier
+// versions became evidence of the per-destination TLS pattern, tested here; only the stock C2 certificate alerts alone.
+describe('TLS: suspicious servers, judged per host and destination', () => {
+  const DAY = 86_400_000;
+  const session = (i: number, extra: Partial<TlsEvent>, srcIP = '10.0.0.5') =>
+    observed('tls', { ts: iso(T0 + i * 60_000), srcIP, destIP: '45.77.10.20', destPort: 443, ...extra });
+  const run = (detector: TlsServerPatternDetector, events: ObservedEvent[]) => events.map((e) => detector.inspect(e));
+  const LOCALHOST = { subject: 'CN=localhost', issuer: 'CN=localhost', validFrom: iso(T0 - DAY), validTo: iso(T0 + DAY) };
+
+  it("fires on the issue's case: 20 sessions to one external IP on 50050/8443, self-signed CN=localhost valid two days, rotating JA3", () => {
+    const detector = new TlsServerPatternDetector();
+    const events = Array.from({ length: 20 }, (_, i) =>
+      session(i, { ...LOCALHOST, destIP: '203.0.113.50', destPort: i % 2 === 0 ? 50050 : 8443, ja3: `${i.toString(16).padStart(2, '0')}${'a'.repeat(30)}` }),
     );
-    expect(hit.key).toBe('ab12cd');
-    expect(hit.wisdom.flags).toEqual(['self_signed_cert']);
-    expect(hit.desc).toMatch(/^TLS session to 45\.77\.10\.20:443 presented a self-signed certificate for update-srv\.net \(issuer equals subject\)/);
+    const hits = run(detector, events);
+    const fired = hits.flatMap((h, i) => (h === undefined ? [] : [{ i, h }]));
+    // each destination fires at its third session, then once per further session
+    expect(fired.map((f) => f.i)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    const first = fired[0].h;
+    expect(first.key).toBe('203.0.113.50:50050');
+    expect(first.weight).toBe(3);
+    expect(first.evidence).toHaveLength(3);
+    expect(first.observations).toEqual(['3 sessions in 4 min', 'self-signed certificate', 'default/placeholder certificate', 'certificate valid for days only', 'TLS on a non-standard port', 'score 5']);
+    expect(first.wisdom.flags).toEqual(['suspicious_tls', 'self_signed_cert', 'default_cert']);
+    expect(fired[1].h.key).toBe('203.0.113.50:8443');
+    expect(fired[2].h.weight).toBe(1);
   });
 
-  it('self-signed: silent for internal servers, CA-issued certificates and missing fields', () => {
-    expect(ids(tls({ destIP: '10.1.2.3', subject: 'CN=nas.local', issuer: 'CN=nas.local', ...VALID }))).toEqual([]);
-    expect(ids(tls({ subject: 'CN=www.google.com', issuer: 'CN=GTS CA 1C3,O=Google Trust Services LLC,C=US', ...VALID }))).toEqual([]);
-    expect(ids(tls({ subject: 'CN=www.example-shop.com', ...VALID }))).toEqual([]);
-    expect(ids(tls({ ja3: 'cd08e31494f9531f560d64c695473da9' }))).toEqual([]);
+  it('stays silent on one session to a self-signed appliance, internal or on the Internet, and on repeated sessions with one weak sign', () => {
+    const detector = new TlsServerPatternDetector();
+    const appliance = { subject: 'CN=fw01.example-corp.net, O=Example Corp', issuer: 'CN=fw01.example-corp.net, O=Example Corp', validFrom: iso(T0 - 400 * DAY), validTo: iso(T0 + 3000 * DAY) };
+    expect(run(detector, [session(0, { ...appliance, destIP: '192.168.1.1' })])).toEqual([undefined]);
+    expect(run(detector, [session(0, { ...LOCALHOST, destIP: '10.1.2.3', destPort: 50050 }), session(1, { ...LOCALHOST, destIP: '10.1.2.3', destPort: 50050 }), session(2, { ...LOCALHOST, destIP: '10.1.2.3', destPort: 50050 })])).toEqual([undefined, undefined, undefined]);
+    expect(run(detector, [session(0, LOCALHOST)])).toEqual([undefined]);
+    // the same public self-signed appliance polled every minute for an hour: one weak sign only
+    expect(run(detector, Array.from({ length: 60 }, (_, i) => session(i, appliance, '10.0.0.9'))).filter(Boolean)).toEqual([]);
+    // CA-issued certificates carry no evidence at all
+    expect(detector.evidence(session(0, { subject: 'CN=www.google.com', issuer: 'CN=GTS CA 1C3,O=Google Trust Services LLC,C=US', validFrom: iso(T0 - 30 * DAY), validTo: iso(T0 + 60 * DAY), destPort: 9443 }))).toBe(0);
   });
 
-  it('default and placeholder certificates, also in OpenSSL one-line form, reported once (not also as self-signed)', () => {
+  it('forgets sessions more than an hour apart, and keeps hosts and destinations apart', () => {
+    const detector = new TlsServerPatternDetector();
+    expect(run(detector, [0, 70, 140, 210].map((m) => session(m, LOCALHOST))).filter(Boolean)).toEqual([]);
+    expect(run(detector, [0, 1, 2].map((i) => session(i, LOCALHOST, `10.0.1.${i}`))).filter(Boolean)).toEqual([]);
+    expect(run(detector, [0, 1, 2].map((i) => session(i, { ...LOCALHOST, destPort: 8443 + i }))).filter(Boolean)).toEqual([]);
+  });
+
+  it('reads default and placeholder certificates, test and interception CAs, unverifiable names, bad dates as evidence', () => {
+    const detector = new TlsServerPatternDetector();
+    const kinds = (extra: Partial<TlsEvent>) => {
+      const mask = detector.evidence(session(0, { ...VALID, ...extra }));
+      return ['self-signed', 'default-certificate', 'unverifiable-name', 'short-validity', 'invalid-dates', 'non-standard-port', 'known-bad-fingerprint'].filter((_, i) => mask & (1 << i));
+    };
     const widgits = '/C=AU/ST=Some-State/O=Internet Widgits Pty Ltd';
-    const hit = only(tls({ subject: widgits, issuer: widgits, ...VALID }), 'tls_default_certificate');
-    expect(hit.desc).toMatch(/O=Internet Widgits Pty Ltd \(OpenSSL default organisation\)/);
-    expect(only(tls({ subject: 'CN=localhost', issuer: 'CN=localhost', ...VALID }), 'tls_default_certificate').observations[1]).toBe('certificate for localhost');
-    expect(only(tls({ subject: 'CN=shop.example-store.net', issuer: 'CN=(STAGING) Artificial Apricot R3,O=(STAGING) Let\'s Encrypt,C=US', ...VALID }), 'tls_default_certificate').desc).toMatch(/staging CA/);
-    expect(only(tls({ subject: 'CN=login.bank.com', issuer: 'CN=PortSwigger CA,OU=PortSwigger CA,O=PortSwigger,C=PortSwigger', ...VALID }), 'tls_default_certificate').desc).toMatch(/interception/);
+    expect(kinds({ subject: widgits, issuer: widgits })).toEqual(['self-signed', 'default-certificate']);
+    expect(kinds({ subject: 'CN=shop.example-store.net', issuer: "CN=(STAGING) Artificial Apricot R3,O=(STAGING) Let's Encrypt,C=US" })).toEqual(['default-certificate']);
+    expect(kinds({ subject: 'CN=login.bank.com', issuer: 'CN=PortSwigger CA,OU=PortSwigger CA,O=PortSwigger,C=PortSwigger' })).toEqual(['default-certificate']);
+    expect(kinds({ subject: 'CN=45.77.10.20', issuer: LE, destPort: 4444 })).toEqual(['unverifiable-name', 'non-standard-port']);
+    expect(kinds({ subject: 'CN=old.site.org', issuer: LE, validFrom: iso(T0 - 200 * DAY), validTo: iso(T0 - 110 * DAY) })).toEqual(['invalid-dates']);
+    expect(kinds({ subject: 'CN=new.site.org', issuer: LE, validFrom: iso(T0 + 5 * DAY), validTo: iso(T0 + 95 * DAY) })).toEqual(['invalid-dates']);
+    expect(kinds({ subject: 'CN=a.site.org', issuer: LE, validFrom: '0001-01-01T00:00:00Z', validTo: '0001-01-01T00:00:00Z' })).toEqual([]);
+    expect(kinds({ subject: 'CN=a.site.org', issuer: LE, validFrom: iso(T0 + 60_000), validTo: iso(T0 + 90 * DAY) })).toEqual([]);
+    // port alone is no evidence: plenty of services run TLS on their own ports
+    expect(kinds({ subject: 'CN=a.site.org', issuer: LE, destPort: 50050 })).toEqual([]);
   });
 
-  it('the stock Cobalt Strike certificate is reported as C2 (severity 5), not as a plain default certificate', () => {
+  it('counts a known-bad JA3 from the intel seed as strong evidence', () => {
+    const bad = new TlsServerPatternDetector({ isKnownBadFingerprint: (ja3) => ja3 === '72a589da586844d7f0818ce684948eea' });
+    const selfSigned = { subject: 'CN=update-srv.net', issuer: 'CN=update-srv.net', ...VALID, ja3: '72a589da586844d7f0818ce684948eea' };
+    const hits = run(bad, [0, 1, 2].map((i) => session(i, selfSigned)));
+    expect(hits[2]?.observations).toContain('known-bad JA3/JA3S');
+    expect(run(new TlsServerPatternDetector(), [0, 1, 2].map((i) => session(i, selfSigned))).filter(Boolean)).toEqual([]);
+  });
+
+  it('restores from a snapshot and goes on as if it never stopped', () => {
+    const events = Array.from({ length: 6 }, (_, i) => session(i, { ...LOCALHOST, destPort: 50050 }));
+    const straight = run(new TlsServerPatternDetector(), events).map((h) => h?.weight);
+    const first = new TlsServerPatternDetector();
+    run(first, events.slice(0, 2));
+    const writer = new EventTableWriter();
+    const state = JSON.parse(JSON.stringify(first.snapshot(writer)));
+    const second = new TlsServerPatternDetector();
+    second.restore(state, new EventTableReader(JSON.parse(JSON.stringify(writer.table()))));
+    expect([undefined, undefined, ...run(second, events.slice(2)).map((h) => h?.weight)]).toEqual(straight);
+    expect(second.stateStats().keys).toBe(1);
+  });
+
+  it('the stock Cobalt Strike certificate is reported as C2 (severity 5) on its own', () => {
     const cs = 'C=Earth,ST=Cyberspace,L=Somewhere,O=cobaltstrike,OU=AdvancedPenTesting,CN=Major Cobalt Strike';
     const hit = only(tls({ subject: cs, issuer: cs, ...VALID }), 'tls_c2_default_certificate');
     expect(hit.detection.severity).toBe(5);
     expect(hit.detection.threat).toBe('c2_communication');
     expect(hit.wisdom).toEqual({ flags: ['default_cert', 'c2'], labels: ['c2:Cobalt Strike'] });
-  });
-
-  it('expired and not yet valid at the event time; zero dates and small clock skew are ignored', () => {
-    const expired = only(tls({ subject: 'CN=old.site.org', issuer: LE, validFrom: iso(T0 - 200 * 86_400_000), validTo: iso(T0 - 110 * 86_400_000) }), 'tls_invalid_certificate_dates');
-    expect(expired.desc).toMatch(/expired on .* \(110 days earlier\)/);
-    expect(only(tls({ subject: 'CN=new.site.org', issuer: LE, validFrom: iso(T0 + 5 * 86_400_000), validTo: iso(T0 + 95 * 86_400_000) }), 'tls_invalid_certificate_dates').desc).toMatch(/not valid before/);
-    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validFrom: '0001-01-01T00:00:00Z', validTo: '0001-01-01T00:00:00Z' }))).toEqual([]);
-    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validFrom: iso(T0 + 60_000), validTo: iso(T0 + 86_400_000) }))).toEqual([]);
-    expect(ids(tls({ subject: 'CN=a.site.org', issuer: LE, validTo: 'not a date' }))).toEqual([]);
   });
 });
 
@@ -181,9 +233,9 @@ describe('HTTP detections', () => {
 
 const CS = 'CN=Major Cobalt Strike,O=cobaltstrike';
 const CRAFTED_TLS: TlsEvent[] = [
-  { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.20', destPort: 443, subject: 'CN=c2.bad-host.xyz', issuer: 'CN=c2.bad-host.xyz', ...VALID },
+  // three sessions a minute apart to a self-signed, expired certificate on a non-standard port
+  ...[0, 1, 2].map((m) => ({ ts: iso(T0 + m * 60_000), srcIP: '10.0.0.7', destIP: '45.77.10.20', destPort: 4443 + 1, subject: 'CN=c2.bad-host.xyz', issuer: 'CN=c2.bad-host.xyz', validFrom: iso(T0 - 400 * 86_400_000), validTo: iso(T0 - 10 * 86_400_000) })),
   { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.21', destPort: 443, subject: CS, issuer: CS, ...VALID },
-  { ts: iso(T0), srcIP: '10.0.0.7', destIP: '45.77.10.22', destPort: 443, subject: 'CN=old.site.org', issuer: LE, validFrom: iso(T0 - 400 * 86_400_000), validTo: iso(T0 - 10 * 86_400_000) },
 ];
 const CRAFTED_HTTP: HttpEvent[] = [
   httpEvent('http://cdn.fresh-updates.top/files/invoice.exe', T0, '10.0.0.8', { userAgent: CHROME }),
@@ -192,7 +244,7 @@ const CRAFTED_HTTP: HttpEvent[] = [
   httpEvent('http://stage2.badhost.xyz/payload', T0, '10.0.0.8', { userAgent: 'WindowsPowerShell/5.1' }),
 ];
 const CRAFTED_IDS = [
-  'tls_self_signed_certificate', 'tls_c2_default_certificate', 'tls_invalid_certificate_dates',
+  'tls_suspicious_server', 'tls_c2_default_certificate',
   'http_executable_download', 'http_attack_tool_user_agent', 'http_paste_service', 'http_lolbin_download',
 ];
 
@@ -216,7 +268,7 @@ describe('web findings and alerts', () => {
       assertValidOcsfFinding(finding);
       expect(finding.finding_info.desc!.length).toBeGreaterThan(40);
     }
-    expect(threats).toEqual(expect.arrayContaining(['c2_communication', 'self_signed_certificate', 'executable_download', 'attack_tool_user_agent', 'lolbin_download']));
+    expect(threats).toEqual(expect.arrayContaining(['c2_communication', 'suspicious_tls_server', 'executable_download', 'attack_tool_user_agent', 'lolbin_download']));
   });
 
   it('raise nothing on 20,000 generated benign TLS handshakes and HTTP requests', () => {

@@ -5,6 +5,8 @@ import type { FlagDictionary, ThreatDictionary } from '@vigil/contracts';
  * established `c2_communication`). Merged into the threat dictionary next to the network and intel ones.
  */
 export const WEB_THREATS: ThreatDictionary = {
+  suspicious_tls_server: { title: 'Repeated TLS sessions to an Internet server with a self-signed, default, short-lived or otherwise suspicious certificate', severity: 3 },
+  // Raised by earlier versions for single sessions; kept so that stored alerts still find their threat.
   self_signed_certificate: { title: 'TLS session with a self-signed certificate on an Internet server', severity: 2 },
   default_certificate: { title: 'TLS session with a default or placeholder certificate on an Internet server', severity: 3 },
   invalid_certificate_dates: { title: 'TLS session with an expired or not yet valid certificate', severity: 2 },
@@ -19,6 +21,7 @@ export const WEB_THREATS: ThreatDictionary = {
 
 /** Flags the TLS and HTTP detections attach in `wisdom` (besides the established `bad_ua` and `c2`). */
 export const WEB_FLAGS: FlagDictionary = {
+  suspicious_tls: { title: 'TLS server contacted repeatedly with suspicious certificate evidence', type: 'feature' },
   self_signed_cert: { title: 'Certificate signed by its own key (issuer equals subject)', type: 'feature' },
   default_cert: { title: 'Default, placeholder or test certificate', type: 'feature' },
   invalid_cert_dates: { title: 'Certificate expired or not yet valid', type: 'feature' },

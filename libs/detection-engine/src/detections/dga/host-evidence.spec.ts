@@ -1,0 +1,47 @@
+import type { BenignProfile } from './dga-model';
+import { hostEvidence, lnGammaUpperTail } from './host-evidence';
+
+/** Benign lengths spread over 4-20 characters, mostly letters. */
+const profile: BenignProfile = {
+  scores: [0.1, 0.5, 0.9],
+  tail: [1, 0.1, 0.01],
+  lengths: Array.from({ length: 64 }, (_, i) => (i + 1 >= 4 && i + 1 <= 20 ? 1 / 17 : 0)),
+  charClasses: { letters: 0.85, letters_digits: 0.08, digits: 0.01, hyphenated: 0.06 },
+  labels: 10_000,
+};
+
+describe('lnGammaUpperTail', () => {
+  it('matches closed forms: Q(1, x) = e^-x, Q(2, x) = (1 + x) e^-x', () => {
+    expect(lnGammaUpperTail(1, 3)).toBeCloseTo(-3, 10);
+    expect(lnGammaUpperTail(2, 5)).toBeCloseTo(Math.log(6) - 5, 10);
+    expect(lnGammaUpperTail(10, 0)).toBe(0);
+    // The mean of Gamma(k, 1) is k: about half of the mass lies above it.
+    expect(Math.exp(lnGammaUpperTail(30, 30))).toBeGreaterThan(0.4);
+    expect(Math.exp(lnGammaUpperTail(30, 30))).toBeLessThan(0.6);
+  });
+});
+
+describe('hostEvidence', () => {
+  it('is weak for benign-looking names of varied lengths and strong for alike, unusual ones', () => {
+    const benign = hostEvidence(['shop', 'weatherstation', 'kitchenideas', 'mybank-online', 'photos4u', 'garden'], [0.6, 0.3, 0.8, 0.5, 0.2, 0.9], profile);
+    expect(benign.strength).toBeLessThan(2);
+    const labels = Array.from({ length: 10 }, (_, i) => `qx${i}kzvbnw`);
+    const dga = hostEvidence(labels, labels.map(() => 0.001), profile);
+    expect(dga.strength).toBeGreaterThan(20);
+    expect(dga.lengthSpan).toBe(0);
+    expect(dga.lengthP).toBeLessThan(1e-10);
+    expect(dga.commonCharClass).toBe('letters_digits');
+    expect(dga.charClassP).toBeLessThan(1e-9);
+  });
+
+  it('grows with the number of domains at the same per-domain evidence', () => {
+    const labels = (n: number) => Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrst'.slice(0, 6 + (i % 12)));
+    const strength = (n: number) => hostEvidence(labels(n), new Array<number>(n).fill(0.05), profile).strength;
+    expect(strength(15)).toBeGreaterThan(strength(10));
+    expect(strength(10)).toBeGreaterThan(strength(6));
+  });
+
+  it('weighs nothing when there is nothing', () => {
+    expect(hostEvidence([], [], profile)).toMatchObject({ domains: 0, strength: 0, lengthP: 1, charClassP: 1 });
+  });
+});

@@ -1,0 +1,101 @@
+import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClass } from './dga-model';
+
+/**
+ * How strongly one host's recent never-seen, unranked domains say "domain generation algorithm", as a
+ * combined p-value against benign names (Fisher's method). Each domain contributes -ln of its benign tail
+ * share (the share of benign validation labels scoring at least as high as it does: uniform for benign names,
+ * tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
+ * person's browsing is not: the span of their lengths (P(all n lengths within a span that narrow) under the
+ * benign length distribution) and their character class (P(at least k of n share a class) under the benign
+ * class shares, for the most surprising class). Both are union bounds, so the statistic stays conservative.
+ */
+export interface HostEvidence {
+  /** Domains weighed. */
+  domains: number;
+  /** -log10 of the combined p-value: the number compared with the detector's threshold. */
+  strength: number;
+  /** Sum of the per-domain terms, -ln(benign tail share). */
+  scoreEvidence: number;
+  /** p-value of the length span (1: no evidence). */
+  lengthP: number;
+  /** p-value of the shared character class (1: no evidence). */
+  charClassP: number;
+  lengthSpan: number;
+  commonCharClass: LabelCharClass;
+}
+
+/** ln of the upper regularised gamma Q(k, x) for an integer k >= 1: P(Gamma(k, 1) >= x). */
+export function lnGammaUpperTail(k: number, x: number): number {
+  if (x <= 0) return 0;
+  // Q(k, x) = e^-x * sum_{i<k} x^i / i!, summed in log space from the largest term.
+  const terms: number[] = [];
+  let lnTerm = 0;
+  for (let i = 0; i < k; i++) {
+    if (i > 0) lnTerm += Math.log(x) - Math.log(i);
+    terms.push(lnTerm);
+  }
+  const max = Math.max(...terms);
+  let sum = 0;
+  for (const t of terms) sum += Math.exp(t - max);
+  return Math.min(0, -x + max + Math.log(sum));
+}
+
+/** ln P(Binomial(n, p) >= k). */
+function lnBinomialUpperTail(n: number, k: number, p: number): number {
+  if (k <= 0) return 0;
+  if (p <= 0) return -Infinity;
+  if (p >= 1) return 0;
+  let lnChoose = 0;
+  const terms: number[] = [];
+  for (let i = 0; i <= n; i++) {
+    if (i > 0) lnChoose += Math.log(n - i + 1) - Math.log(i);
+    if (i >= k) terms.push(lnChoose + i * Math.log(p) + (n - i) * Math.log(1 - p));
+  }
+  const max = Math.max(...terms);
+  let sum = 0;
+  for (const t of terms) sum += Math.exp(t - max);
+  return Math.min(0, max + Math.log(sum));
+}
+
+/** P(the lengths of n benign labels all lie within some window `span` wide), bounded by the sum over windows. */
+function lengthSpanP(profile: BenignProfile, n: number, span: number): number {
+  const shares = profile.lengths;
+  let p = 0;
+  for (let start = 0; start + span < shares.length; start++) {
+    let inside = 0;
+    for (let l = start; l <= start + span; l++) inside += shares[l];
+    p += Math.pow(Math.max(inside, 1e-6), n);
+  }
+  return Math.min(1, p);
+}
+
+/** `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. */
+export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile): HostEvidence {
+  const n = labels.length;
+  let scoreEvidence = 0;
+  let minLength = Infinity;
+  let maxLength = 0;
+  const classCounts = new Map<LabelCharClass, number>();
+  for (let i = 0; i < n; i++) {
+    scoreEvidence -= Math.log(Math.min(1, Math.max(tailShares[i], 1e-12)));
+    const length = Math.min(labels[i].length, 64);
+    minLength = Math.min(minLength, length);
+    maxLength = Math.max(maxLength, length);
+    const cls = charClassOf(labels[i]);
+    classCounts.set(cls, (classCounts.get(cls) ?? 0) + 1);
+  }
+  let commonCharClass: LabelCharClass = 'letters';
+  for (const c of LABEL_CHAR_CLASSES) if ((classCounts.get(c) ?? 0) > (classCounts.get(commonCharClass) ?? 0)) commonCharClass = c;
+  const span = n > 0 ? maxLength - minLength : 0;
+  const lengthP = n >= 2 ? lengthSpanP(profile, n, span) : 1;
+  // The most surprising class count (for its class's benign share), Bonferroni-corrected for picking the class.
+  let classTail = 1;
+  for (const c of LABEL_CHAR_CLASSES) {
+    const count = classCounts.get(c) ?? 0;
+    if (count > 0) classTail = Math.min(classTail, Math.exp(lnBinomialUpperTail(n, count, profile.charClasses[c])));
+  }
+  const charClassP = n >= 2 ? Math.min(1, LABEL_CHAR_CLASSES.length * classTail) : 1;
+  const total = scoreEvidence - Math.log(lengthP) - Math.log(charClassP);
+  const strength = n === 0 ? 0 : -lnGammaUpperTail(n + 2, total) / Math.LN10;
+  return { domains: n, strength, scoreEvidence, lengthP, charClassP, lengthSpan: span, commonCharClass };
+}
