@@ -18,7 +18,11 @@ beforeAll(async () => {
   vigil = await startVigil({ env: { VIGIL_RATE_LIMIT: '100000/60s' } });
 });
 
+/** What each probe cost, printed at the end (the figures quoted in closing notes and the README). */
+const figures: string[] = [];
+
 afterAll(async () => {
+  if (figures.length > 0) process.stdout.write(`\n[hostile-input] ${figures.length} probes:\n${figures.join('\n')}\n`);
   await vigil?.stop();
 });
 
@@ -44,7 +48,11 @@ async function measure<T>(request: () => Promise<T>): Promise<Measured<T>> {
   const result = await request();
   const ms = performance.now() - started;
   const peak = procStatusKb(pid, 'VmHWM');
-  return { result, ms, rssGrowthMb: (peak - before) / 1024 };
+  const rssGrowthMb = (peak - before) / 1024;
+  const headersMs = (result as { headersMs?: number }).headersMs;
+  const status = (result as { status?: number }).status;
+  figures.push(`  ${expect.getState().currentTestName}: ${status} in ${Math.round(ms)} ms${headersMs === undefined ? '' : ` (headers ${headersMs.toFixed(1)} ms)`}, peak RSS +${rssGrowthMb.toFixed(1)} MB`);
+  return { result, ms, rssGrowthMb };
 }
 
 async function expectStillServing(): Promise<void> {
