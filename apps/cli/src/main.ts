@@ -5,6 +5,7 @@ import { ESCALATIONS_USAGE, runEscalationsCommand } from './escalations/escalati
 import { runExplainDns } from './explain-command';
 import { IMPORT_USAGE, ImportUsageError, runImport } from './import/import-command';
 import { runKeysCommand, UsageError, type KeysInvocation } from './keys-command';
+import { runSftpKeysCommand, SFTP_KEYS_USAGE } from './sftp-keys/sftp-keys-command';
 import { runTelemetryCommand, TELEMETRY_USAGE } from './telemetry/telemetry-command';
 
 const USAGE = `usage: npm run vigil -- <command>
@@ -15,6 +16,7 @@ const USAGE = `usage: npm run vigil -- <command>
   explain dns [--json] <name>... | -                            the engine's view of DNS names (stdin: one per line)
 ${ESCALATIONS_USAGE}
 ${TELEMETRY_USAGE}
+${SFTP_KEYS_USAGE}
 ${IMPORT_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
@@ -22,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'escalations') return runEscalationsCommand(argv.slice(1));
   if (argv[0] === 'telemetry') return runTelemetryCommand(argv.slice(1));
   if (argv[0] === 'import') return runImport(argv.slice(1));
+  if (argv[0] === 'sftp-keys') return runSftpKeysCommand(argv.slice(1));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -27,6 +27,8 @@ export const TOPICS = {
   ruleStatus: { name: 'ctl.rule-status.v1', partitions: 1, cleanup: 'compact' },
   /** Escalation destinations (keyed by destination id), followed by every replica that delivers findings. */
   escalations: { name: 'ctl.escalations.v1', partitions: 1, cleanup: 'compact' },
+  /** SFTP ingest public keys (keyed by key id), followed by every ingest gateway that runs the SFTP endpoint. */
+  sftpKeys: { name: 'ctl.sftp-keys.v1', partitions: 1, cleanup: 'compact' },
   /**
    * Detection state of the scoring engine per events partition (gzip'd snapshots, chunked when large), keyed
    * `<events partition>/<slot>/<chunk>`; read by every scoring replica, so a partition's new owner resumes it.

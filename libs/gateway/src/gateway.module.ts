@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@vigil/auth';
 import { IngestController } from './ingest.controller';
+import { SftpIngestModule } from './sftp/sftp-ingest.module';
+import { TelemetryIntakeModule } from './telemetry-intake.module';
 
-/** The ingest gateway: authenticated, rate-limited telemetry intake onto the events topic. */
-@Module({ imports: [AuthModule], controllers: [IngestController] })
+/** The ingest gateway: authenticated, rate-limited telemetry intake onto the events topic (HTTP, and SFTP when configured). */
+@Module({ imports: [AuthModule, TelemetryIntakeModule, SftpIngestModule], controllers: [IngestController] })
 export class GatewayModule {}

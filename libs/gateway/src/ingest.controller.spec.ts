@@ -4,6 +4,7 @@ import type { Principal } from '@vigil/auth';
 import { BusBackpressureError, type Bus, type BusRecord } from '@vigil/bus';
 import { MemoryDistinctCounter } from '@vigil/counters';
 import { IngestController, UNAVAILABLE_RETRY_AFTER_SECONDS } from './ingest.controller';
+import { TelemetryIntake } from './telemetry-intake';
 
 const principal = { workspaceId: 'ws-1' } as Principal;
 const body = Buffer.from('{"srcIP":"10.0.0.5","query":"example.com","qtype":"A"}\n');
@@ -38,14 +39,14 @@ async function statusOf(promise: Promise<unknown>): Promise<{ status: number; re
 
 describe('IngestController when the bus cannot take the events', () => {
   it('answers 503 with the bus Retry-After on backpressure', async () => {
-    const controller = new IngestController(failingBus(new BusBackpressureError(7)), new MemoryDistinctCounter());
+    const controller = new IngestController(new TelemetryIntake(failingBus(new BusBackpressureError(7)), new MemoryDistinctCounter()));
     const answer = await statusOf(controller.ingest('dns', request, principal));
     expect(answer).toEqual({ status: 503, retryAfter: 7, message: 'the event bus is saturated; retry later' });
   });
 
   it('answers 503 (not 500) with a default Retry-After when the broker is unreachable', async () => {
     const bus = failingBus(new Error('KafkaJSNumberOfRetriesExceeded: connect ECONNREFUSED'));
-    const controller = new IngestController(bus, new MemoryDistinctCounter());
+    const controller = new IngestController(new TelemetryIntake(bus, new MemoryDistinctCounter()));
     const answer = await statusOf(controller.ingest('dns', request, principal));
     expect(answer.status).toBe(503);
     expect(answer.retryAfter).toBe(UNAVAILABLE_RETRY_AFTER_SECONDS);
