@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Type } from '@nestjs/common';
 import { AccountModule } from '@vigil/account';
+import { ConsoleModule } from '@vigil/console';
 import { EscalationsModule } from '@vigil/escalations';
 import { FindingsModule } from '@vigil/findings';
 import { GatewayModule } from '@vigil/gateway';
@@ -14,7 +15,7 @@ const SERVICES: Record<string, Type[]> = {
   rules: [RulesModule],
   'ingest-gateway': [GatewayModule],
   'scoring-engine': [ScoringModule],
-  'findings-api': [FindingsModule, TelemetryArchiveModule, TelemetrySearchModule, EscalationsModule],
+  'findings-api': [FindingsModule, TelemetryArchiveModule, TelemetrySearchModule, EscalationsModule, ConsoleModule],
 };
 
 /** VIGIL_SERVICES (comma-separated) runs a subset of the services in this process; default: all five. */

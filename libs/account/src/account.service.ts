@@ -81,6 +81,22 @@ export class AccountService implements OnApplicationBootstrap {
     return record;
   }
 
+  /** Sets (or, with null, removes) the expiry of the key whose prefix or full hash is given. */
+  async setExpiry(prefixOrHash: string, expiresAt: string | null): Promise<ApiKeyRecord> {
+    const [match] = await this.matchingKey(prefixOrHash);
+    const record: ApiKeyRecord = { ...match, expiresAt, version: Math.max(Date.now(), match.version + 1) };
+    await this.saveKey(record);
+    return record;
+  }
+
+  private async matchingKey(prefixOrHash: string): Promise<[ApiKeyRecord]> {
+    const matches = (await this.repository.keys()).filter((k) => k.prefix === prefixOrHash || k.keyHash === prefixOrHash);
+    if (matches.length !== 1) {
+      throw new KeyNotFoundError(matches.length === 0 ? `No key matches "${prefixOrHash}"` : `"${prefixOrHash}" matches several keys; use the hash`);
+    }
+    return [matches[0]];
+  }
+
   /** Creates `key` as an active key of the default workspace unless it exists already. */
   async ensureKey(key: string): Promise<void> {
     const hash = hashApiKey(key);

@@ -58,6 +58,8 @@ describe('loadConfig', () => {
     [{ VIGIL_KEEP_ALIVE_TIMEOUT_MS: '600001' }, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS'],
     [{ VIGIL_MAX_REQUESTS_PER_CONNECTION: '0' }, 'VIGIL_MAX_REQUESTS_PER_CONNECTION'],
     [{ VIGIL_MAX_CONNECTIONS: 'many' }, 'VIGIL_MAX_CONNECTIONS'],
+    [{ VIGIL_ADMIN_PASSWORD: 'short' }, 'VIGIL_ADMIN_PASSWORD'],
+    [{ VIGIL_CONSOLE_SESSION_MINUTES: '1' }, 'VIGIL_CONSOLE_SESSION_MINUTES'],
   ])('fails fast naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -117,7 +119,36 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('has SFTP ingest off by default; VIGIL_SFTP_PORT turns it on with bounded defaults', () => {
+    expect(loadConfig({}).sftp).toBeUndefined();
+    expect(loadConfig({ VIGIL_SFTP_PORT: '2222', VIGIL_DATA_DIR: '/srv/vigil' }).sftp).toEqual({
+      host: '127.0.0.1',
+      port: 2222,
+      hostKeyFile: '/srv/vigil/sftp/ssh_host_ed25519_key',
+      maxFileBytes: 256 * 1024 * 1024,
+      uploadRate: { points: 120, windowSeconds: 60 },
+      maxConnections: 64,
+    });
+    const custom = loadConfig({ VIGIL_SFTP_PORT: '22', VIGIL_SFTP_HOST: '0.0.0.0', VIGIL_SFTP_HOST_KEY: '/etc/vigil/key', VIGIL_SFTP_MAX_FILE_MB: '16', VIGIL_SFTP_RATE_LIMIT: '10/30s', VIGIL_SFTP_MAX_CONNECTIONS: '5' }).sftp;
+    expect(custom).toEqual({ host: '0.0.0.0', port: 22, hostKeyFile: '/etc/vigil/key', maxFileBytes: 16 * 1024 * 1024, uploadRate: { points: 10, windowSeconds: 30 }, maxConnections: 5 });
+    for (const [env, name] of [
+      [{ VIGIL_SFTP_PORT: '0' }, 'VIGIL_SFTP_PORT'],
+      [{ VIGIL_SFTP_PORT: '2222', VIGIL_SFTP_RATE_LIMIT: 'lots' }, 'VIGIL_SFTP_RATE_LIMIT'],
+      [{ VIGIL_SFTP_PORT: '2222', VIGIL_SFTP_MAX_FILE_MB: '0' }, 'VIGIL_SFTP_MAX_FILE_MB'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(name);
+    }
+  });
+
   it('reads the configured DNS resolvers', () => {
     expect(loadConfig({ VIGIL_DNS_RESOLVERS: '10.0.0.53, 2001:db8::53' }).dnsResolvers).toEqual(['10.0.0.53', '2001:db8::53']);
+  });
+
+  it('reads the console sign-in settings', () => {
+    expect(loadConfig({}).console).toEqual({ sessionMinutes: 480 });
+    expect(loadConfig({ VIGIL_ADMIN_PASSWORD: 'correct horse battery', VIGIL_CONSOLE_SESSION_MINUTES: '60' }).console).toEqual({
+      adminPassword: 'correct horse battery',
+      sessionMinutes: 60,
+    });
   });
 });

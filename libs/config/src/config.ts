@@ -30,6 +30,28 @@ export interface IntelListConfig {
   category?: string;
 }
 
+/** The SFTP ingest endpoint of the ingest gateway (`VIGIL_SFTP_PORT`); absent: off. */
+export interface SftpConfig {
+  host: string;
+  port: number;
+  /** OpenSSH private host key; generated (ed25519) on first start when the file does not exist. */
+  hostKeyFile: string;
+  /** Largest file content accepted, after decompression (a gzip bomb stops here). */
+  maxFileBytes: number;
+  /** Uploads (files opened for writing) per workspace and window, per gateway process. */
+  uploadRate: RateLimitConfig;
+  /** SSH connections open at once; further ones are closed on arrival. */
+  maxConnections: number;
+}
+
+/** The web console under /console. */
+export interface ConsoleConfig {
+  /** Operators sign in with this password; unset: with the admin token from `<data dir>/admin-token`. */
+  adminPassword?: string;
+  /** A console session ends this long after sign-in. */
+  sessionMinutes: number;
+}
+
 export interface IntelConfig {
   lists: IntelListConfig[];
   /** Seconds between re-reads of the lists; 0: never. */
@@ -71,10 +93,16 @@ export interface VigilConfig {
   visibilityDelayMs: number;
   /** Scoring engine: how often each partition's detection state is checkpointed and its offset committed. */
   snapshotIntervalMs: number;
+  /** Scoring engine: estimated memory all detection state of the process may hold (`VIGIL_SCORING_MEMORY_MB`). */
+  scoringMemoryBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** The web console's sign-in (optional here so hand-built configurations in tests need not name it). */
+  console?: ConsoleConfig;
   intel: IntelConfig;
   /** Resolvers the network's hosts are meant to use (`VIGIL_DNS_RESOLVERS`): DNS to them is not resolver bypass. */
   dnsResolvers: string[];
+  /** SFTP ingest (optional here so hand-built configurations in tests need not name it); undefined: off. */
+  sftp?: SftpConfig;
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -150,6 +178,14 @@ function readHttpLimits(env: Env): HttpLimitsConfig {
   return limits;
 }
 
+function readConsoleConfig(env: Env): ConsoleConfig {
+  const adminPassword = env.VIGIL_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 12) {
+    throw new ConfigError('VIGIL_ADMIN_PASSWORD must be at least 12 characters long');
+  }
+  return { ...(adminPassword ? { adminPassword } : {}), sessionMinutes: readInteger(env, 'VIGIL_CONSOLE_SESSION_MINUTES', 480, 5, 10_080) };
+}
+
 function readLogLevel(env: Env): VigilConfig['logLevel'] {
   const raw = (env.VIGIL_LOG_LEVEL ?? 'log').trim();
   if (!['error', 'warn', 'log', 'debug'].includes(raw)) {
@@ -202,6 +238,25 @@ function readIntelLists(env: Env): IntelListConfig[] {
   });
 }
 
+/** `VIGIL_SFTP_*`: the SFTP ingest endpoint, off unless `VIGIL_SFTP_PORT` is set. */
+function readSftp(env: Env, host: string, dataDir: string): SftpConfig | undefined {
+  const rawPort = env.VIGIL_SFTP_PORT?.trim();
+  if (!rawPort) return undefined;
+  const rawRate = env.VIGIL_SFTP_RATE_LIMIT?.trim() || '120/60s';
+  const rate = /^(\d+)\/(\d+)s$/.exec(rawRate);
+  if (!rate || Number(rate[1]) < 1 || Number(rate[2]) < 1) {
+    throw new ConfigError(`VIGIL_SFTP_RATE_LIMIT must look like "<uploads>/<seconds>s" (e.g. 120/60s), got "${rawRate}"`);
+  }
+  return {
+    host: env.VIGIL_SFTP_HOST?.trim() || host,
+    port: readInteger(env, 'VIGIL_SFTP_PORT', 0, 1, 65535),
+    hostKeyFile: path.resolve(env.VIGIL_SFTP_HOST_KEY?.trim() || path.join(dataDir, 'sftp', 'ssh_host_ed25519_key')),
+    maxFileBytes: readInteger(env, 'VIGIL_SFTP_MAX_FILE_MB', 256, 1, 65_536) * 1024 * 1024,
+    uploadRate: { points: Number(rate[1]), windowSeconds: Number(rate[2]) },
+    maxConnections: readInteger(env, 'VIGIL_SFTP_MAX_CONNECTIONS', 64, 1, 10_000),
+  };
+}
+
 /** `VIGIL_DNS_RESOLVERS`: comma-separated IPv4/IPv6 addresses. */
 function readResolvers(env: Env): string[] {
   const raw = env.VIGIL_DNS_RESOLVERS?.trim();
@@ -244,12 +299,15 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     bootstrapKey,
     visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
+    scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 512, 16, 262_144) * 1024 * 1024,
     logLevel: readLogLevel(env),
+    console: readConsoleConfig(env),
     intel: {
       lists: readIntelLists(env),
       refreshSeconds: readInteger(env, 'VIGIL_INTEL_REFRESH_SECONDS', 3600, 0, 7 * 86_400),
     },
     dnsResolvers: readResolvers(env),
+    sftp: readSftp(env, host, dataDir),
   };
 }
 

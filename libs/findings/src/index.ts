@@ -17,3 +17,4 @@ export {
 export { FindingsRepository, AlertsRepository } from './repositories';
 export { FindingsModule } from './findings.module';
 export { writeBusBatch, type BatchWriteOutcome, type RecordSink } from './bus-batch-writer';
+export { FindingsStoreService } from './findings-store.service';

@@ -122,6 +122,26 @@ export class CustomerRulesService implements OnApplicationBootstrap {
     }));
   }
 
+  /**
+   * Deletes the workspace's rules with these ids (stored as deleted, then the remaining set is announced) and
+   * answers the ids it deleted; unknown ids are skipped. A correlation rule that refers to a deleted rule is
+   * quarantined by the scoring engines, as after any change that breaks it.
+   */
+  async remove(workspaceId: string, ids: readonly string[]): Promise<string[]> {
+    return this.serialised(workspaceId, async () => {
+      const existing = (await this.repository.current(workspaceId)).map(withoutWorkspace);
+      const wanted = new Set(ids);
+      const updatedAt = new Date().toISOString();
+      const removed = existing.filter((r) => wanted.has(r.id)).map((r) => ({ ...r, updatedAt }));
+      if (removed.length === 0) return [];
+      const version = this.nextVersion();
+      await this.repository.save(workspaceId, removed, version, true);
+      await this.publish(workspaceId, existing.filter((r) => !wanted.has(r.id)), version, await this.placeholders.get(workspaceId));
+      this.logger.log(`workspace ${workspaceId}: deleted ${removed.length} rule(s)`);
+      return removed.map((r) => r.id);
+    });
+  }
+
   /** The workspace's configured `expand` placeholders ({} when none). */
   async placeholdersOf(workspaceId: string): Promise<WorkspacePlaceholders> {
     return this.placeholders.get(workspaceId);

@@ -7,3 +7,4 @@ export { isPlaceholdersFile, parsePlaceholdersFile, PLACEHOLDER_LIMITS, PLACEHOL
 export { parseUploadOptions, type ImportMode, type UploadOptions } from './upload/upload-params';
 /** Test and tooling helper: builds zip archives (also malformed ones). */
 export { writeZip, type ZipEntryInput } from './testing/zip-writer';
+export { UploadBudgetError, UploadValidationBusyError } from './upload/upload-validator';

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AccountModule } from '@vigil/account';
+import { ConsoleModule } from '@vigil/console';
 import { openApiDocument, TOPICS } from '@vigil/contracts';
 import { FindingsModule } from '@vigil/findings';
 import { GatewayModule } from '@vigil/gateway';
@@ -22,7 +23,7 @@ const SERVICE_MODULES: Record<string, Type[]> = {
   rules: [RulesModule],
   'ingest-gateway': [GatewayModule],
   'scoring-engine': [ScoringModule],
-  'findings-api': [FindingsModule, TelemetryArchiveModule],
+  'findings-api': [FindingsModule, TelemetryArchiveModule, ConsoleModule],
 };
 const SERVICES = Object.keys(SERVICE_MODULES);
 
@@ -30,6 +31,8 @@ const SERVICES = Object.keys(SERVICE_MODULES);
 const PER_INSTANCE_PATHS = ['/healthz', '/readyz', '/metrics'];
 const openApiPaths = Object.keys(openApiDocument.paths);
 const publicPaths = openApiPaths.filter((p) => !PER_INSTANCE_PATHS.includes(p));
+/** The web console (page, assets, JSON API): public, outside the OpenAPI document, served by one service. */
+const CONSOLE_PATHS = ['/console', '/console/assets/index-abc123.js', '/console/api/session', '/console/api/findings', '/console/api/keys/abc/revoke'];
 
 interface RouteTemplate {
   method: string;
@@ -104,6 +107,12 @@ describe('reverse proxy (deploy/nginx/vigil.conf)', () => {
     const hosts = hostOf(location?.upstream);
     expect(hosts).toHaveLength(1);
     expect(ownerOf(p)).toContain(hosts![0]);
+  });
+
+  it.each(CONSOLE_PATHS)('routes the console path %s to the service that serves the console', (p) => {
+    const hosts = hostOf(nginxLocationFor(routes, p)?.upstream);
+    expect(hosts).toHaveLength(1);
+    expect(ownerOf(p)).toEqual(hosts);
   });
 
   it('keeps the operator API and unknown paths out (404), and has its own /healthz', () => {
@@ -250,6 +259,12 @@ describe('Kubernetes manifests (deploy/kustomize)', () => {
     const backend = ingressBackendFor(ingress, p);
     expect(ownerOf(p)).toContain(backend);
     expect(find(trees.base, 'Service', backend!)).toBeDefined();
+  });
+
+  it('routes the web console to the service that serves it', () => {
+    const ingress = find(trees.base, 'Ingress', 'vigil')!;
+    expect(ownerOf('/console')).toEqual(['findings-api']);
+    for (const p of CONSOLE_PATHS) expect({ p, backend: ingressBackendFor(ingress, p) }).toEqual({ p, backend: ownerOf(p)[0] });
   });
 
   it('does not expose the operator API or per-pod endpoints through the Ingress', () => {

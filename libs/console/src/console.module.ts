@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@vigil/auth';
+import { ConsoleAssetsService } from './assets/console-assets.service';
+import { ConsoleAnalystController } from './http/analyst.controller';
+import { ConsoleGuard } from './http/console.guard';
+import { ConsoleOperatorController } from './http/operator.controller';
+import { ConsoleSessionController } from './http/session.controller';
+import { ConsoleStaticController } from './http/static.controller';
+import { LastUsedTracker } from './last-used-tracker';
+import { ConsoleSessionsService } from './session/console-sessions.service';
+
+/**
+ * The web console under /console: the built front-end and its JSON API (/console/api/*), which uses the services
+ * of the other feature modules running in this process (account, findings, rules) rather than its own copies.
+ */
+@Module({
+  imports: [AuthModule],
+  controllers: [ConsoleStaticController, ConsoleSessionController, ConsoleOperatorController, ConsoleAnalystController],
+  providers: [ConsoleAssetsService, ConsoleSessionsService, ConsoleGuard, LastUsedTracker],
+})
+export class ConsoleModule {}

@@ -1,0 +1,157 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, HttpException, HttpStatus, NotFoundException, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
+import type { Principal } from '@vigil/auth';
+import type { CustomerRuleSummary, OcsfDetectionFinding } from '@vigil/contracts';
+import { DnsExplainer, formatExplanation, IndicatorStore, type DnsNameExplanation } from '@vigil/detection-engine';
+import { FindingsStoreService, InvalidQueryError, parseMaxAge } from '@vigil/findings';
+import { CustomerRulesService, InventoryService, UploadBudgetError, UploadValidationBusyError, ZipRejectedError } from '@vigil/rules';
+import { summarise, type Overview } from '../findings-overview';
+import { ConsoleGuard, ConsoleRoleRequired, type ConsoleRequest } from './console.guard';
+import { serviceOf } from './optional-service';
+
+/** Findings per call of the explorer (one page of the findings repository, after the API's bookmark). */
+const EXPLORER_PAGE = 500;
+/** The overview counts at most this many findings of the last day. */
+const OVERVIEW_LIMIT = 5000;
+/** base64 of a zip under the 10 MB JSON body limit. */
+const MAX_ZIP_BASE64 = 9 * 1024 * 1024;
+const DOMAIN_NAME = /^[A-Za-z0-9_.-]{1,253}$/;
+
+/** Analysts: their workspace's findings, rules, the explain tool and the dictionaries, through the existing services. */
+@Controller('console/api')
+@UseGuards(ConsoleGuard)
+@ConsoleRoleRequired('analyst')
+export class ConsoleAnalystController {
+  private explainer?: DnsExplainer;
+
+  constructor(private readonly modules: ModuleRef) {}
+
+  /** One page of findings after `follow` (the findings API's bookmark), with the bookmark to continue from. */
+  @Get('findings')
+  async findings(@Req() request: ConsoleRequest, @Query() query: Record<string, unknown>) {
+    const principal = request.consolePrincipal!;
+    const follow = typeof query.follow === 'string' && query.follow !== '' ? query.follow : undefined;
+    const maxAgeSeconds = maxAge(query.maxAge);
+    if (!principal.registered) return { records: [], follow: follow ?? '', more: false, scanned: 0, withheld: true };
+    const page = await this.page(principal, follow, maxAgeSeconds, EXPLORER_PAGE);
+    return { records: page.items, follow: page.bookmark, more: page.more, scanned: page.items.length };
+  }
+
+  /** One page of alerts (legacy view) after `follow`, the alerts API's bookmark. */
+  @Get('alerts')
+  async alerts(@Req() request: ConsoleRequest, @Query() query: Record<string, unknown>) {
+    const principal = request.consolePrincipal!;
+    const follow = typeof query.follow === 'string' && query.follow !== '' ? query.follow : undefined;
+    const maxAgeSeconds = maxAge(query.maxAge, 'alerts');
+    if (!principal.registered) return { alerts: [], follow: follow ?? '', more: false, withheld: true };
+    const stores = serviceOf(this.modules, FindingsStoreService, 'findings-api');
+    const page = await withQueryErrors(() => stores.alerts.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit: EXPLORER_PAGE }));
+    return { alerts: page.items, follow: page.bookmark, more: page.more };
+  }
+
+  @Get('overview')
+  async overview(@Req() request: ConsoleRequest): Promise<Overview> {
+    const principal = request.consolePrincipal!;
+    if (!principal.registered) return summarise([], false);
+    const all: OcsfDetectionFinding[] = [];
+    let follow: string | undefined;
+    let more = true;
+    while (more && all.length < OVERVIEW_LIMIT) {
+      const page = await this.page(principal, follow, 86400, 1000);
+      all.push(...page.items);
+      follow = page.bookmark;
+      more = page.more && page.items.length > 0;
+    }
+    return summarise(all, more);
+  }
+
+  @Get('rules')
+  async rules(@Req() request: ConsoleRequest): Promise<{ rules: CustomerRuleSummary[] }> {
+    return { rules: await serviceOf(this.modules, CustomerRulesService, 'rules').list(request.consolePrincipal!.workspaceId) };
+  }
+
+  /** Upload of a rule archive (base64 in JSON), answered as POST /v1/detections answers. */
+  @Post('rules')
+  @HttpCode(200)
+  async upload(@Req() request: ConsoleRequest, @Body() body: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const zip = body?.zip;
+    if (typeof zip !== 'string' || zip.length === 0 || zip.length > MAX_ZIP_BASE64 || !/^[A-Za-z0-9+/]*={0,2}$/.test(zip)) {
+      throw new BadRequestException({ message: `zip must be the archive in base64 (at most ${MAX_ZIP_BASE64} characters)` });
+    }
+    const mode = body.mode ?? 'merge';
+    if (mode !== 'merge' && mode !== 'replace') throw new BadRequestException({ message: 'mode must be "merge" or "replace"' });
+    const dryRun = body.dryRun === true;
+    const rules = serviceOf(this.modules, CustomerRulesService, 'rules');
+    const refuse = (message: string, errors: { fileName: string; error: string }[] = [], valid = 0) => {
+      void reply.status(400);
+      return { message, validationResult: { valid, invalid: errors.length, errors } };
+    };
+    try {
+      const outcome = await rules.upload(request.consolePrincipal!.workspaceId, Buffer.from(zip, 'base64'), { mode, dryRun });
+      if (outcome.valid + outcome.invalid === 0 && outcome.placeholdersFile === undefined) return refuse('The archive holds no .yml or .yaml rule file');
+      if (outcome.invalid === 0) return { accepted: outcome.valid, ...(outcome.ignored.length ? { ignored: outcome.ignored } : {}) };
+      const stored = dryRun ? 'dry run: nothing was stored' : `the ${outcome.valid} valid rule(s) were stored`;
+      return refuse(`${outcome.invalid} rule(s) failed validation; ${stored}`, outcome.errors, outcome.valid);
+    } catch (error) {
+      if (error instanceof UploadValidationBusyError) throw new HttpException({ message: error.message }, HttpStatus.SERVICE_UNAVAILABLE);
+      if (error instanceof ZipRejectedError || error instanceof UploadBudgetError) {
+        return refuse(`${error.message}; nothing was stored`, error.fileName === undefined ? [] : [{ fileName: error.fileName, error: error.message }]);
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes one stored rule of the workspace. */
+  @Post('rules/delete')
+  @HttpCode(200)
+  async deleteRule(@Req() request: ConsoleRequest, @Body() body: Record<string, unknown>): Promise<{ deleted: string[] }> {
+    const id = body?.id;
+    if (typeof id !== 'string' || id.length === 0 || id.length > 256) throw new BadRequestException({ message: 'id must be the id of a stored rule' });
+    const deleted = await serviceOf(this.modules, CustomerRulesService, 'rules').remove(request.consolePrincipal!.workspaceId, [id]);
+    if (deleted.length === 0) throw new NotFoundException({ message: `No stored rule has the id ${JSON.stringify(id)}` });
+    return { deleted };
+  }
+
+  @Post('explain')
+  @HttpCode(200)
+  explain(@Body() body: Record<string, unknown>): { explanation: DnsNameExplanation; text: string } {
+    const name = body?.name;
+    if (typeof name !== 'string' || !DOMAIN_NAME.test(name.trim().replace(/\.$/, ''))) {
+      throw new BadRequestException({ message: 'name must be a domain name (letters, digits, "-", "_" and dots; at most 253 characters)' });
+    }
+    this.explainer ??= new DnsExplainer(new IndicatorStore());
+    const explanation = this.explainer.explain(name);
+    return { explanation, text: formatExplanation(explanation) };
+  }
+
+  @Get('dictionaries')
+  dictionaries() {
+    const inventory = serviceOf(this.modules, InventoryService, 'rules');
+    return { threats: inventory.threats(), flags: inventory.flags() };
+  }
+
+  private async page(principal: Principal, follow: string | undefined, maxAgeSeconds: number, limit: number) {
+    const stores = serviceOf(this.modules, FindingsStoreService, 'findings-api');
+    return withQueryErrors(() => stores.findings.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit }));
+  }
+}
+
+/** A bad bookmark or range is the caller's mistake: 400 with its message. */
+async function withQueryErrors<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InvalidQueryError) throw new BadRequestException({ message: error.message });
+    throw error;
+  }
+}
+
+function maxAge(value: unknown, kind: 'findings' | 'alerts' = 'findings'): number {
+  try {
+    return parseMaxAge(typeof value === 'string' ? value : undefined, kind);
+  } catch (error) {
+    if (error instanceof InvalidQueryError) throw new BadRequestException({ message: error.message });
+    throw error;
+  }
+}
