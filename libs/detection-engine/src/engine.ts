@@ -17,6 +17,7 @@ import { LruMap } from './state/lru-map';
 import { restoreEngine, snapshotEngine, type EngineStateHolders } from './state/engine-state';
 import type { SnapshotEventReader, SnapshotEventWriter } from './state/event-table';
 import type { EngineSnapshot } from './state/snapshot';
+import type { StateBudget } from './state/state-budget';
 
 /**
  * Detections the engine runs after the built-in ones on each event (customer Sigma rules). They see the
@@ -47,6 +48,11 @@ export interface DetectionEngineOptions {
   configuredResolvers?: readonly string[];
   /** More detections per event, e.g. customer Sigma rules (see {@link ExtraHitSource}). */
   extraHits?: ExtraHitSource;
+  /**
+   * The process-wide memory budget this engine's keyed state counts against (shared by every partition's
+   * engine); without one, state is bounded by `maxKeys` per map only.
+   */
+  stateBudget?: StateBudget;
 }
 
 export interface DetectionResult {
@@ -96,6 +102,7 @@ export class DetectionEngine {
   private readonly clock: () => number;
   private readonly leases: LeaseTracker;
   private readonly extraHits?: ExtraHitSource;
+  private readonly stateBudget?: StateBudget;
 
   constructor(opts: DetectionEngineOptions = {}) {
     const maxKeys = opts.maxKeys ?? DEFAULT_MAX_KEYS;
@@ -118,6 +125,12 @@ export class DetectionEngine {
     this.clock = opts.clock ?? Date.now;
     this.leases = new LeaseTracker(maxKeys);
     this.extraHits = opts.extraHits;
+    this.stateBudget = opts.stateBudget;
+    if (this.stateBudget !== undefined) {
+      for (const detector of this.detectors) for (const state of detector.keyedState?.() ?? []) this.stateBudget.register(detector.definition.id, state);
+      for (const state of this.aggregator.keyedState()) this.stateBudget.register('findings', state);
+      for (const state of this.leases.keyedState()) this.stateBudget.register('leases', state);
+    }
   }
 
   /** @throws InvalidBatchError when `batch` is not a TelemetryBatch (events that are not objects are skipped). */
@@ -163,6 +176,7 @@ export class DetectionEngine {
     });
     const result = { findings, alerts };
     this.results.set(cacheKey, result);
+    this.stateBudget?.maybeEnforce();
     return result;
   }
 

@@ -9,6 +9,8 @@ export type { SplitHostname } from './domain';
 export { uuidV5, VIGIL_UUID_NAMESPACE } from './uuid';
 export { canonicalJson, sha256Hex } from './canonical-json';
 export { LruMap } from './state/lru-map';
+export { StateBudget, type KeyedState, type StateBudgetOptions, type DetectionStateUsage } from './state/state-budget';
+export { estimateBytes } from './state/estimate-bytes';
 export { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION, parseAttackPair } from './mitre';
 export { observeEvent, urlHostname } from './observed-event';
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { telemetryKey, type TelemetryBatch, type TelemetryEvent, type TelemetryType } from '@vigil/contracts';
-import type { BusRecord } from '@vigil/bus';
+import { telemetryKey, TOPICS, type TelemetryBatch, type TelemetryEvent, type TelemetryType } from '@vigil/contracts';
+import { murmur2Partition, type BusRecord } from '@vigil/bus';
 
 /** Upper bound of one bus record's value; a larger group is split so records stay well under Kafka's 1 MB default. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
 /**
- * Packs a request's accepted events into bus records, one per (workspace, source IP) — the partition key —
- * so that a host's events stay in order on one consumer and the bus carries far fewer records than events.
+ * Packs a request's accepted events into bus records, one per events partition (chunked under the size cap).
+ * A host's events all go to the partition of its key (workspace, source IP), in order, so its detection state
+ * stays on one consumer; each record is keyed by the key of its first event, which names that partition.
+ * Grouping by partition rather than by host keeps records few when a body holds thousands of hosts: the bus,
+ * the scoring engine and the findings aggregation all pay per record.
  */
 export function packTelemetryRecords(
   workspaceId: string,
@@ -15,17 +18,23 @@ export function packTelemetryRecords(
   events: TelemetryEvent[],
   receivedAt: number,
   requestId: string = randomUUID(),
+  partitions: number = TOPICS.events.partitions,
 ): BusRecord[] {
-  const groups = new Map<string, TelemetryEvent[]>();
+  const groups = new Map<number, { key: string; events: TelemetryEvent[] }>();
+  const partitionOfSource = new Map<string | undefined, number>();
   for (const event of events) {
-    const key = telemetryKey(workspaceId, event.srcIP);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = []));
-    group.push(event);
+    let partition = partitionOfSource.get(event.srcIP);
+    if (partition === undefined) {
+      partition = murmur2Partition(telemetryKey(workspaceId, event.srcIP), partitions);
+      partitionOfSource.set(event.srcIP, partition);
+    }
+    let group = groups.get(partition);
+    if (!group) groups.set(partition, (group = { key: telemetryKey(workspaceId, event.srcIP), events: [] }));
+    group.events.push(event);
   }
   const records: BusRecord[] = [];
   let part = 0;
-  for (const [key, group] of groups) {
+  for (const { key, events: group } of groups.values()) {
     let chunk: string[] = [];
     let chunkBytes = 0;
     const flush = () => {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
+import type { StateBudget } from '@vigil/detection-engine';
 import { metricsRegistry } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
@@ -63,3 +64,49 @@ export const sigmaRuleMetrics = {
     quarantines.inc({ cause });
   },
 };
+
+/** The budget whose usage the state gauges report (the process's scoring consumer sets it). */
+let reportedBudget: StateBudget | undefined;
+
+new Gauge({
+  name: 'vigil_scoring_state_bytes',
+  help: 'Estimated heap held by detection state, per detection (all partitions of this process)',
+  labelNames: ['detection'],
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    for (const [detection, usage] of Object.entries(reportedBudget?.usage() ?? {})) this.set({ detection }, usage.bytes);
+  },
+});
+new Gauge({
+  name: 'vigil_scoring_state_keys',
+  help: 'Keys held by detection state, per detection (all partitions of this process)',
+  labelNames: ['detection'],
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    for (const [detection, usage] of Object.entries(reportedBudget?.usage() ?? {})) this.set({ detection }, usage.keys);
+  },
+});
+new Counter({
+  name: 'vigil_scoring_state_evictions_total',
+  help: 'Keys of detection state evicted by the memory budget (least recently active first), per detection',
+  labelNames: ['detection'],
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    for (const [detection, usage] of Object.entries(reportedBudget?.usage() ?? {})) this.inc({ detection }, usage.evictions);
+  },
+});
+new Gauge({
+  name: 'vigil_scoring_state_budget_bytes',
+  help: 'The detection-state memory budget of this process (VIGIL_SCORING_MEMORY_MB)',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(reportedBudget?.capacityBytes ?? 0);
+  },
+});
+
+export function reportStateBudget(budget: StateBudget): void {
+  reportedBudget = budget;
+}

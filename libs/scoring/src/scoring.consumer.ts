@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Op
 import { BUS, type Bus, type BusBatch, type BusRecord, type ConsumedRecord, type Subscription } from '@vigil/bus';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { decodeRuleSetRecord, TOPICS, type FindingRecord, type TelemetryBatch, type WorkspaceRuleSet } from '@vigil/contracts';
-import { DetectionEngine, IndicatorStore, InvalidBatchError } from '@vigil/detection-engine';
+import { DetectionEngine, IndicatorStore, InvalidBatchError, StateBudget } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
 import { PartitionScorer, type PartitionScorerOptions } from './partitioned/partition-scorer';
 import type { ScoringEngine } from './partitioned/scoring-engine';
 import { SnapshotDirectory } from './partitioned/snapshot-directory';
-import { scoringMetrics, stateMetrics } from './scoring-metrics';
+import { reportStateBudget, scoringMetrics, stateMetrics } from './scoring-metrics';
 import { SIGMA_DETECTION_PREFIX } from './sigma/sigma-detections';
 import { decorateSigmaFinding } from './sigma/sigma-finding';
 import { SigmaHitSource } from './sigma/sigma-hit-source';
@@ -56,6 +56,8 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly intel: IndicatorStore;
   /** The organisation's own resolvers (VIGIL_DNS_RESOLVERS): DNS to them is not resolver bypass. */
   private readonly configuredResolvers: readonly string[];
+  /** One memory budget for the detection state of every partition's engine in this process. */
+  private readonly stateBudget: StateBudget;
   private readonly directory = new SnapshotDirectory((message) => this.logger.warn(message));
   private readonly scorer: PartitionScorer<ScoredBatch>;
   private subscription?: Subscription;
@@ -76,6 +78,8 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     readiness.expect('scoring-engine');
     this.intel = intel ?? new IndicatorStore();
     this.configuredResolvers = config.dnsResolvers;
+    this.stateBudget = new StateBudget({ capacityBytes: config.scoringMemoryBytes });
+    reportStateBudget(this.stateBudget);
     this.topics = {
       events: TOPICS.events.name,
       findings: TOPICS.findings.name,
@@ -139,7 +143,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     const sigma = new SigmaHitSource();
     for (const set of this.ruleSets.values()) sigma.apply(set);
     this.sigmaByPartition.set(partition, sigma);
-    const engine = new DetectionEngine({ intel: this.intel, configuredResolvers: this.configuredResolvers, extraHits: sigma });
+    const engine = new DetectionEngine({ intel: this.intel, configuredResolvers: this.configuredResolvers, extraHits: sigma, stateBudget: this.stateBudget });
     this.sigmaByEngine.set(engine, sigma);
     return engine;
   }

@@ -33,12 +33,21 @@ export function tempDataDir(): string {
 }
 
 /** Starts `npm start`'s entry point as a real child process and waits until /readyz answers 200. */
-export async function startVigil(options: { dataDir?: string; env?: Record<string, string>; key?: string; port?: number } = {}): Promise<VigilProcess> {
+export interface StartVigilOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  key?: string;
+  port?: number;
+  /** Extra node flags for the server process (benchmarks: `--cpu-prof`, `--max-old-space-size=…`). */
+  nodeArgs?: string[];
+}
+
+export async function startVigil(options: StartVigilOptions = {}): Promise<VigilProcess> {
   const dataDir = options.dataDir ?? tempDataDir();
   const port = options.port ?? (await freePort());
   const key = options.key ?? 'vgl_e2eBootstrapKey000000000000000001';
   let output = '';
-  const child = spawn(process.execPath, ['-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
     cwd: REPO,
     env: { ...process.env, VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../state/state-budget';
 import type { DetectionRef, Wisdom } from '@vigil/contracts';
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import type { DetectionDefinition, DetectionHit, Endpoint, EvidenceEvent } from '../detections/detection';
@@ -73,6 +74,11 @@ export class FindingAggregator {
   private readonly open: LruMap<string, OpenFinding>;
   /** Findings touched since the last flush, in first-touch order. */
   private readonly touched = new Set<OpenFinding>();
+
+  /** The keyed state, for the process-wide memory budget. */
+  keyedState(): readonly KeyedState[] {
+    return [this.open];
+  }
 
   constructor(maxOpenFindings: number) {
     this.open = new LruMap(maxOpenFindings);

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../state/state-budget';
 import type { Severity, TelemetryEvent, TelemetryType, Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../state/event-table';
 
@@ -90,6 +91,8 @@ export interface Detector {
   readonly types: readonly TelemetryType[];
   inspect(event: ObservedEvent): DetectionHit | undefined;
   stateStats?(): DetectorStateStats;
+  /** The detection's keyed state, for the process-wide memory budget (which may evict its oldest keys). */
+  keyedState?(): readonly KeyedState[];
   /**
    * The detector's state as plain JSON data; events it holds are stored once in the engine's shared table
    * through `events`. Stateless detectors leave it out.

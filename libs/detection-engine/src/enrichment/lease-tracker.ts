@@ -1,3 +1,4 @@
+import type { KeyedState } from '../state/state-budget';
 import type { LeaseEvent } from '@vigil/contracts';
 import { LruMap } from '../state/lru-map';
 import { readLru, writeLru } from '../state/lru-snapshot';
@@ -28,6 +29,11 @@ const MAX_LEASES_PER_ADDRESS = 8;
  */
 export class LeaseTracker {
   private readonly addresses: LruMap<string, Lease[]>;
+
+  /** The keyed state, for the process-wide memory budget. */
+  keyedState(): readonly KeyedState[] {
+    return [this.addresses];
+  }
 
   constructor(maxAddresses = 100_000) {
     this.addresses = new LruMap(maxAddresses);

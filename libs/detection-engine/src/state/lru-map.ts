@@ -1,8 +1,10 @@
+import type { KeyedState } from './state-budget';
+
 /**
  * A Map capped at `maxSize` entries that evicts the least recently used one. Recency is kept by
  * re-inserting on access (a JS Map iterates in insertion order), so every operation is O(1).
  */
-export class LruMap<K, V> {
+export class LruMap<K, V> implements KeyedState {
   private readonly entries = new Map<K, V>();
 
   constructor(
@@ -44,6 +46,18 @@ export class LruMap<K, V> {
       this.onEvict?.(oldest, evicted);
     }
     return this;
+  }
+
+  /** Drops the `count` least recently used entries (telling `onEvict`); returns how many were dropped. */
+  evictOldest(count: number): number {
+    let dropped = 0;
+    for (const [key, value] of this.entries) {
+      if (dropped >= count) break;
+      this.entries.delete(key);
+      this.onEvict?.(key, value);
+      dropped++;
+    }
+    return dropped;
   }
 
   delete(key: K): boolean {

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
@@ -161,6 +162,10 @@ export class DgaVolumeDetector implements Detector {
       tails.push(this.model.benignTail(entry.data));
     }
     return hostEvidence(labels, tails, this.model.file.benignProfile);
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return [this.hosts, this.firstSeen];
   }
 
   stateStats(): DetectorStateStats {

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { matchZone, splitHostname, zoneSet } from '../../domain';
 import { LruMap } from '../../state/lru-map';
@@ -173,6 +174,10 @@ export class DnsTunnelDetector implements Detector {
     if (!window.add(target.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset, weight })) return undefined;
     if (window.size < this.options.minDistinctSubdomains || windowScore(window) < this.options.minDistinctSubdomains) return undefined;
     return this.hit(window, target.domain, observed);
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return [this.windows];
   }
 
   stateStats(): DetectorStateStats {

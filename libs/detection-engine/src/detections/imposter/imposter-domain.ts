@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import { splitHostname } from '../../domain';
 import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
@@ -123,6 +124,10 @@ export class ImposterDomainDetector implements Detector {
     brands.delete(brand);
     brands.set(brand, Math.max(previous ?? timeMs, timeMs));
     if (brands.size > this.options.maxBrandsPerHost) brands.delete(brands.keys().next().value as string);
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return [this.seenBrands];
   }
 
   stateStats(): DetectorStateStats {

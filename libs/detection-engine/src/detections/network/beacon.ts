@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
@@ -144,6 +145,10 @@ export class BeaconDetector implements Detector {
     const verdict = pair.verdict;
     if (verdict === undefined || verdict.score < this.options.minScore) return undefined;
     return this.hit(pair, verdict, flow.destIP);
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return [this.pairs, this.hostFirstSeen];
   }
 
   stateStats(): DetectorStateStats {

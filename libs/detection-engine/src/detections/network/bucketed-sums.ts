@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
@@ -35,6 +36,11 @@ interface KeySums {
 export class BucketedSums {
   private readonly sums: LruMap<string, KeySums>;
   private readonly bucketMs: number;
+
+  /** The keyed state, for the process-wide memory budget. */
+  keyedState(): readonly KeyedState[] {
+    return [this.sums];
+  }
 
   constructor(private readonly options: BucketedSumsOptions) {
     if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);

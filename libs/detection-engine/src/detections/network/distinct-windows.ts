@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
@@ -38,6 +39,11 @@ export interface PendingReport {
  */
 export class DistinctWindows {
   private readonly windows: LruMap<string, KeyWindow>;
+
+  /** The keyed state, for the process-wide memory budget. */
+  keyedState(): readonly KeyedState[] {
+    return [this.windows];
+  }
 
   constructor(private readonly options: DistinctWindowsOptions) {
     if (!(options.windowMs > 0)) throw new RangeError(`windowMs must be positive, got ${options.windowMs}`);

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -89,6 +90,10 @@ export class IcmpTunnelDetector implements Detector {
         `${formatBytes(totals[BYTES])} to ${flow.destIP} within ${window}, ${perPacket} bytes per packet on average ` +
         `where a ping carries under 100: data tunnelled over ICMP`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.sums.keyedState();
   }
 
   stateStats(): DetectorStateStats {

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -127,6 +128,10 @@ export class LargeTransferDetector implements Detector {
         `${formatBytes(totals[0])} sent over ${this.kind.protocol} to ${flow.destIP}${port} within ${window}${ratio} ` +
         `(threshold ${formatBytes(this.options.minBytesOut)}): bulk data leaving the network`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.sums.keyedState();
   }
 
   stateStats(): DetectorStateStats {

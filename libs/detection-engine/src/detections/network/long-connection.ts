@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -110,6 +111,10 @@ export class StrobeDetector implements Detector {
       observations: [`${totals[0]} connections in ${window}`],
       desc: `${totals[0]} connections to ${flow.destIP} within ${window} (threshold ${this.options.minConnections}): a strobe, far more than any user-driven traffic`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.sums.keyedState();
   }
 
   stateStats(): DetectorStateStats {

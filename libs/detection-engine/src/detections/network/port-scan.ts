@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -98,6 +99,10 @@ export class PortScanDetector implements Detector {
       observations: [vertical ? `${distinct} unanswered ports in ${window}` : `${distinct} unanswered hosts in ${window}`],
       desc,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.windows.keyedState();
   }
 
   stateStats(): DetectorStateStats {

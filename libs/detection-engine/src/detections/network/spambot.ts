@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { registeredDomain } from '../../domain';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
@@ -99,6 +100,10 @@ export class DirectSmtpDetector implements Detector {
     };
   }
 
+  keyedState(): readonly KeyedState[] {
+    return this.windows.keyedState();
+  }
+
   stateStats(): DetectorStateStats {
     return this.windows.stats();
   }
@@ -148,6 +153,10 @@ export class MxLookupDetector implements Detector {
       observations: [`MX lookups for ${distinct} domains in ${window}`],
       desc: `MX lookups for ${distinct} distinct domains within ${window} (${sample(domains)}) from a host that is not a mail server: looking up where to deliver spam`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.windows.keyedState();
   }
 
   stateStats(): DetectorStateStats {

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -111,6 +112,10 @@ export class UnusualPortVolumeDetector implements Detector {
       observations: [`${totals[0]} connections in ${window}`],
       desc: `${totals[0]} TCP connections to ${where} within ${window}: repeated traffic to a port no common service uses`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return this.sums.keyedState();
   }
 
   stateStats(): DetectorStateStats {

@@ -1,3 +1,4 @@
+import type { KeyedState } from '../../state/state-budget';
 import type { TlsEvent, Wisdom } from '@vigil/contracts';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
@@ -191,6 +192,10 @@ export class TlsServerPatternDetector implements Detector {
         `${window.sessions} TLS sessions to ${destination} within ${minutes} min, the server presenting a certificate for ${cert.name}: ` +
         `${kinds.map((k) => KIND_TEXT[k]).join(', ')} — a server set up in haste and contacted repeatedly, as C2 implants do`,
     };
+  }
+
+  keyedState(): readonly KeyedState[] {
+    return [this.windows];
   }
 
   stateStats(): DetectorStateStats {

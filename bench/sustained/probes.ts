@@ -1,0 +1,62 @@
+/**
+ * Planted malicious hosts: every `intervalMs` a fresh host (outside the fleet's addresses) runs a short DNS
+ * tunnel to a fresh domain, and the probe measures the time from the 200 of that upload to its finding being
+ * visible over GET /v1/findings, while the fleet keeps the server saturated.
+ */
+import { api, gzipNdjson, tunnelDnsEvents, type VigilProcess } from '@vigil/testing';
+
+export interface ProbeResult {
+  host: string;
+  atMs: number;
+  /** Time to the visible finding; undefined when none appeared within the timeout. */
+  latencyMs?: number;
+}
+
+type FindingShape = { enrichments?: { data?: { aggregation?: { key?: { detections?: { key: string }[] } } } }[] };
+
+export class MaliciousHostProbes {
+  readonly results: ProbeResult[] = [];
+  private timer?: NodeJS.Timeout;
+  private inFlight = Promise.resolve();
+  private count = 0;
+
+  constructor(
+    private readonly target: Pick<VigilProcess, 'baseUrl' | 'key'>,
+    private readonly started: number,
+    private readonly timeoutMs = 60_000,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.inFlight = this.inFlight.then(() => this.probe());
+    }, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.inFlight;
+  }
+
+  private async probe(): Promise<void> {
+    const n = this.count++;
+    const host = `10.99.${Math.floor(n / 250)}.${1 + (n % 250)}`;
+    const domain = `sustained-probe-${n}-${Date.now().toString(36)}.net`;
+    let follow = (await api(this.target, 'GET', '/v1/findings?schema=ocsf&maxAge=60s')).body.follow as string;
+    const events = tunnelDnsEvents(30, { domain, srcIP: host, startTs: Date.now() - 15_000, intervalMs: 500 });
+    const res = await api(this.target, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
+    const answered = performance.now();
+    const result: ProbeResult = { host, atMs: Date.now() - this.started };
+    this.results.push(result);
+    if (res.status !== 200) return;
+    while (performance.now() - answered < this.timeoutMs) {
+      const page = await api(this.target, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
+      follow = page.body.follow ?? follow;
+      const records = (page.body.records ?? []) as FindingShape[];
+      if (records.some((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain))) {
+        result.latencyMs = performance.now() - answered;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

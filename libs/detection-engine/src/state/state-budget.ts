@@ -1,0 +1,151 @@
+import { estimateBytes } from './estimate-bytes';
+
+/** Keyed detection state the budget can price and shrink: an LruMap (least recently used first). */
+export interface KeyedState {
+  readonly size: number;
+  /** Entries from the least to the most recently used; the iterator must survive changes to the map. */
+  items(): IterableIterator<[unknown, unknown]>;
+  /** Drops the `count` least recently used entries; returns how many were dropped. */
+  evictOldest(count: number): number;
+}
+
+export interface StateBudgetOptions {
+  /** Estimated bytes all registered state may hold together. */
+  capacityBytes: number;
+  /** Least time between two checks (ms). Default 250. */
+  checkIntervalMs?: number;
+  /** Entries priced per map and check, continuing where the previous check stopped. Default 16. */
+  sampleSize?: number;
+  /** When over capacity, state is cut to this share of it, so eviction does not run on every check. Default 0.9. */
+  targetShare?: number;
+  clock?: () => number;
+}
+
+export interface DetectionStateUsage {
+  keys: number;
+  /** Estimated bytes (keys × the running mean of sampled entry sizes). */
+  bytes: number;
+  /** Keys evicted by the budget since start. */
+  evictions: number;
+}
+
+interface Registered {
+  part: string;
+  /** Weak: an engine that was dropped (partition handed over, idle) leaves the budget when it is collected. */
+  ref: WeakRef<KeyedState>;
+  cursor?: IterableIterator<[unknown, unknown]>;
+  /** Running mean of the estimated bytes of one entry (key and value). */
+  entryBytes: number;
+  sampled: number;
+}
+
+/**
+ * One memory budget for the detection state of every engine in a process (all partitions, all detections).
+ * Each check prices every registered map by sampling its entries and, when the total is over capacity, evicts
+ * the least recently used keys of every map in proportion to its size, until the total is back under the target
+ * share. So every detection keeps its most recently active hosts and loses the ones quiet the longest, and no
+ * detection starves the others. Evicted keys start again empty when they next appear; see the README for what
+ * each detection can miss.
+ */
+export class StateBudget {
+  private readonly maps: Registered[] = [];
+  private readonly evicted = new Map<string, number>();
+  private readonly clock: () => number;
+  private readonly checkIntervalMs: number;
+  private readonly sampleSize: number;
+  private readonly targetShare: number;
+  private lastCheck = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: StateBudgetOptions) {
+    if (!(options.capacityBytes > 0)) throw new RangeError(`StateBudget: capacityBytes must be positive, got ${options.capacityBytes}`);
+    this.clock = options.clock ?? Date.now;
+    this.checkIntervalMs = options.checkIntervalMs ?? 250;
+    this.sampleSize = options.sampleSize ?? 16;
+    this.targetShare = options.targetShare ?? 0.9;
+  }
+
+  get capacityBytes(): number {
+    return this.options.capacityBytes;
+  }
+
+  /** Adds a map under `part` (a detection id, `findings`, `leases`); several maps may share a part. */
+  register(part: string, state: KeyedState): void {
+    this.maps.push({ part, ref: new WeakRef(state), entryBytes: 0, sampled: 0 });
+    if (!this.evicted.has(part)) this.evicted.set(part, 0);
+  }
+
+  /** Checks the budget when the check interval has passed; call after each unit of work. */
+  maybeEnforce(): void {
+    const now = this.clock();
+    if (now - this.lastCheck < this.checkIntervalMs) return;
+    this.lastCheck = now;
+    this.enforce();
+  }
+
+  /** Prices all state and evicts when over capacity; returns the estimated bytes after it. */
+  enforce(): number {
+    const live = this.liveMaps();
+    let total = 0;
+    for (const [map, state] of live) {
+      this.sample(map, state);
+      total += state.size * map.entryBytes;
+    }
+    if (total <= this.options.capacityBytes) return total;
+    const keep = (this.options.capacityBytes * this.targetShare) / total;
+    total = 0;
+    for (const [map, state] of live) {
+      const excess = Math.ceil(state.size * (1 - keep));
+      if (excess > 0) {
+        const dropped = state.evictOldest(excess);
+        this.evicted.set(map.part, (this.evicted.get(map.part) ?? 0) + dropped);
+      }
+      total += state.size * map.entryBytes;
+    }
+    return total;
+  }
+
+  /** Keys, estimated bytes and evictions per part. */
+  usage(): Record<string, DetectionStateUsage> {
+    const usage: Record<string, DetectionStateUsage> = {};
+    for (const [part, evictions] of this.evicted) usage[part] = { keys: 0, bytes: 0, evictions };
+    for (const [map, state] of this.liveMaps()) {
+      const u = usage[map.part];
+      u.keys += state.size;
+      u.bytes += Math.round(state.size * map.entryBytes);
+    }
+    return usage;
+  }
+
+  /** Registered maps still alive, forgetting collected ones. */
+  private liveMaps(): [Registered, KeyedState][] {
+    const live: [Registered, KeyedState][] = [];
+    for (let i = this.maps.length - 1; i >= 0; i--) {
+      const state = this.maps[i].ref.deref();
+      if (state === undefined) this.maps.splice(i, 1);
+      else live.push([this.maps[i], state]);
+    }
+    return live.reverse();
+  }
+
+  private sample(map: Registered, state: KeyedState): void {
+    if (state.size === 0) return;
+    let taken = 0;
+    const seen = new Set<object>();
+    while (taken < this.sampleSize) {
+      map.cursor ??= state.items();
+      const next = map.cursor.next();
+      if (next.done) {
+        map.cursor = undefined;
+        if (taken === 0 || state.size <= this.sampleSize) break;
+        continue;
+      }
+      const [key, value] = next.value;
+      seen.clear();
+      const bytes = estimateBytes(key, seen) + estimateBytes(value, seen) + 48; // + the map's own entry
+      map.sampled++;
+      // A running mean that settles on the map's typical entry and follows it as windows fill up.
+      map.entryBytes += (bytes - map.entryBytes) / Math.min(map.sampled, 256);
+      taken++;
+    }
+  }
+}
