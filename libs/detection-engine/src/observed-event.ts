@@ -77,16 +77,18 @@ export function observeEvent(batch: TelemetryBatch, index: number): ObservedEven
 
 /**
  * Memoises a pure function of one event, so that several detectors reading the same derived facts (a parsed
- * request, a parsed certificate) compute them once per event. Entries go with the ObservedEvent.
+ * request, a parsed certificate) compute them once per event. The engine hands each event to every detector
+ * in turn, so remembering the latest event is enough; a WeakMap per event would cost the garbage collector dearly
+ * (one ephemeron per event, kept alive as long as a window holds the event).
  */
 export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed: ObservedEvent) => T {
-  const cache = new WeakMap<ObservedEvent, { value: T }>();
+  let lastEvent: ObservedEvent | undefined;
+  let lastValue: T;
   return (observed) => {
-    let entry = cache.get(observed);
-    if (entry === undefined) {
-      entry = { value: compute(observed) };
-      cache.set(observed, entry);
+    if (observed !== lastEvent) {
+      lastValue = compute(observed);
+      lastEvent = observed;
     }
-    return entry.value;
+    return lastValue;
   };
 }

@@ -12,9 +12,9 @@ export interface KeyedState {
 export interface StateBudgetOptions {
   /** Estimated bytes all registered state may hold together. */
   capacityBytes: number;
-  /** Least time between two checks (ms). Default 250. */
+  /** Least time between two checks (ms). Default 1000. */
   checkIntervalMs?: number;
-  /** Entries priced per map and check, continuing where the previous check stopped. Default 16. */
+  /** Entries priced per map and check, continuing where the previous check stopped. Default 4. */
   sampleSize?: number;
   /** When over capacity, state is cut to this share of it, so eviction does not run on every check. Default 0.9. */
   targetShare?: number;
@@ -59,8 +59,8 @@ export class StateBudget {
   constructor(private readonly options: StateBudgetOptions) {
     if (!(options.capacityBytes > 0)) throw new RangeError(`StateBudget: capacityBytes must be positive, got ${options.capacityBytes}`);
     this.clock = options.clock ?? Date.now;
-    this.checkIntervalMs = options.checkIntervalMs ?? 250;
-    this.sampleSize = options.sampleSize ?? 16;
+    this.checkIntervalMs = options.checkIntervalMs ?? 1000;
+    this.sampleSize = options.sampleSize ?? 4;
     this.targetShare = options.targetShare ?? 0.9;
   }
 

@@ -34,19 +34,22 @@ export function subjectHostname(subject: unknown): string | undefined {
   return name !== undefined && name.includes('.') ? name : undefined;
 }
 
-/** Looks up an event's host, address, address:port, URL and TLS fingerprints; caches the answer per event. */
+/**
+ * Looks up an event's host, address, address:port, URL and TLS fingerprints, once per event: every intel
+ * detector asks about the same event in turn, so the latest answer is kept.
+ */
 export class EventIntelLookup {
-  private readonly cache = new WeakMap<ObservedEvent, EventIntel>();
+  private lastEvent?: ObservedEvent;
+  private lastIntel?: EventIntel;
 
   constructor(readonly store: IndicatorStore) {}
 
   of(observed: ObservedEvent): EventIntel {
-    let intel = this.cache.get(observed);
-    if (intel === undefined) {
-      intel = this.lookUp(observed);
-      this.cache.set(observed, intel);
+    if (observed !== this.lastEvent || this.lastIntel === undefined) {
+      this.lastIntel = this.lookUp(observed);
+      this.lastEvent = observed;
     }
-    return intel;
+    return this.lastIntel;
   }
 
   private lookUp(observed: ObservedEvent): EventIntel {

@@ -1,5 +1,6 @@
 import type { IpEvent } from '@vigil/contracts';
 import type { ObservedEvent } from '../detection';
+import { perEvent } from '../../observed-event';
 import { isPublicAddress } from './ip-ranges';
 
 /** An IP flow event with its fields checked: a field that is missing or unusable is undefined. */
@@ -38,16 +39,11 @@ function word(value: unknown): string | undefined {
   return trimmed.length > 0 ? trimmed : undefined;
 }
 
-// Every network detector reads the same event; parse it (and classify its address) once.
-const flowCache = new WeakMap<ObservedEvent, Flow | undefined>();
-
-/** The flow of an `ip` event, or undefined for other event types and flows without a source address. */
-export function readFlow(observed: ObservedEvent): Flow | undefined {
-  if (flowCache.has(observed)) return flowCache.get(observed);
-  const flow = parseFlow(observed);
-  flowCache.set(observed, flow);
-  return flow;
-}
+/**
+ * The flow of an `ip` event, or undefined for other event types and flows without a source address. Every
+ * network detector reads the same event, so it is parsed (and its address classified) once per event.
+ */
+export const readFlow: (observed: ObservedEvent) => Flow | undefined = perEvent((observed) => parseFlow(observed));
 
 function parseFlow(observed: ObservedEvent): Flow | undefined {
   if (observed.type !== 'ip' || observed.endpoint.ip === '') return undefined;
