@@ -140,6 +140,28 @@ describe('loadConfig', () => {
     }
   });
 
+  it('has dnstap ingest off by default; VIGIL_DNSTAP_PORT or _SOCKET turns it on and needs VIGIL_DNSTAP_WORKSPACE', () => {
+    expect(loadConfig({}).dnstap).toBeUndefined();
+    expect(loadConfig({ VIGIL_DNSTAP_PORT: '6000', VIGIL_DNSTAP_WORKSPACE: 'acme' }).dnstap).toEqual({
+      host: '127.0.0.1',
+      port: 6000,
+      workspace: 'acme',
+      maxFrameBytes: 64 * 1024,
+      maxConnections: 64,
+    });
+    const custom = loadConfig({ VIGIL_DNSTAP_SOCKET: '/run/vigil/dnstap.sock', VIGIL_DNSTAP_HOST: '0.0.0.0', VIGIL_DNSTAP_WORKSPACE: 'acme', VIGIL_DNSTAP_MAX_FRAME_KB: '128', VIGIL_DNSTAP_MAX_CONNECTIONS: '4' }).dnstap;
+    expect(custom).toEqual({ host: '0.0.0.0', socketPath: '/run/vigil/dnstap.sock', workspace: 'acme', maxFrameBytes: 128 * 1024, maxConnections: 4 });
+    for (const [env, name] of [
+      [{ VIGIL_DNSTAP_PORT: '6000' }, 'VIGIL_DNSTAP_WORKSPACE'],
+      [{ VIGIL_DNSTAP_SOCKET: '/tmp/d.sock', VIGIL_DNSTAP_WORKSPACE: ' ' }, 'VIGIL_DNSTAP_WORKSPACE'],
+      [{ VIGIL_DNSTAP_PORT: '0', VIGIL_DNSTAP_WORKSPACE: 'acme' }, 'VIGIL_DNSTAP_PORT'],
+      [{ VIGIL_DNSTAP_PORT: '6000', VIGIL_DNSTAP_WORKSPACE: 'acme', VIGIL_DNSTAP_MAX_FRAME_KB: '0' }, 'VIGIL_DNSTAP_MAX_FRAME_KB'],
+      [{ VIGIL_DNSTAP_PORT: '6000', VIGIL_DNSTAP_WORKSPACE: 'acme', VIGIL_DNSTAP_MAX_CONNECTIONS: 'many' }, 'VIGIL_DNSTAP_MAX_CONNECTIONS'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(name);
+    }
+  });
+
   it('reads the configured DNS resolvers', () => {
     expect(loadConfig({ VIGIL_DNS_RESOLVERS: '10.0.0.53, 2001:db8::53' }).dnsResolvers).toEqual(['10.0.0.53', '2001:db8::53']);
   });
@@ -150,5 +172,21 @@ describe('loadConfig', () => {
       adminPassword: 'correct horse battery',
       sessionMinutes: 60,
     });
+  });
+
+  it('reads the log format: auto by default, json or text when asked', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ VIGIL_LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ VIGIL_LOG_FORMAT: 'yaml' })).toThrow(/VIGIL_LOG_FORMAT/);
+  });
+
+  it('reads where the console reaches the account and rules services', () => {
+    expect(loadConfig({}).remoteServices).toEqual({});
+    expect(
+      loadConfig({ VIGIL_ACCOUNT_URL: 'http://account:8080/', VIGIL_RULES_URL: 'https://rules.internal', VIGIL_ACCOUNT_ADMIN_TOKEN: 'a'.repeat(64) }).remoteServices,
+    ).toEqual({ accountUrl: 'http://account:8080', rulesUrl: 'https://rules.internal', accountAdminToken: 'a'.repeat(64) });
+    expect(() => loadConfig({ VIGIL_ACCOUNT_URL: 'ftp://account' })).toThrow(/VIGIL_ACCOUNT_URL/);
+    expect(() => loadConfig({ VIGIL_RULES_URL: 'not a url' })).toThrow(/VIGIL_RULES_URL/);
+    expect(() => loadConfig({ VIGIL_ACCOUNT_ADMIN_TOKEN: 'short' })).toThrow(/VIGIL_ACCOUNT_ADMIN_TOKEN/);
   });
 });

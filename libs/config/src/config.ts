@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 
@@ -44,12 +45,36 @@ export interface SftpConfig {
   maxConnections: number;
 }
 
+/** The dnstap (Frame Streams) listener of the ingest gateway (`VIGIL_DNSTAP_PORT` / `VIGIL_DNSTAP_SOCKET`); absent: off. */
+export interface DnstapConfig {
+  host: string;
+  /** TCP port; undefined: no TCP listener. */
+  port?: number;
+  /** Unix socket path (absolute); undefined: no socket. */
+  socketPath?: string;
+  /** The workspace (id or name) every dnstap event is attributed to. */
+  workspace: string;
+  /** Largest data frame taken; a longer one is skipped (counted and logged), the stream goes on. */
+  maxFrameBytes: number;
+  /** Connections open at once; further ones are closed on arrival. */
+  maxConnections: number;
+}
+
 /** The web console under /console. */
 export interface ConsoleConfig {
   /** Operators sign in with this password; unset: with the admin token from `<data dir>/admin-token`. */
   adminPassword?: string;
   /** A console session ends this long after sign-in. */
   sessionMinutes: number;
+}
+
+export interface RemoteServicesConfig {
+  /** `VIGIL_ACCOUNT_URL`: base URL of the account service. */
+  accountUrl?: string;
+  /** `VIGIL_ACCOUNT_ADMIN_TOKEN`: its operator token; unset: the one in this process's `<data dir>/admin-token`. */
+  accountAdminToken?: string;
+  /** `VIGIL_RULES_URL`: base URL of the rules service. */
+  rulesUrl?: string;
 }
 
 export interface IntelConfig {
@@ -95,7 +120,19 @@ export interface VigilConfig {
   snapshotIntervalMs: number;
   /** Scoring engine: estimated memory all detection state of the process may hold (`VIGIL_SCORING_MEMORY_MB`). */
   scoringMemoryBytes: number;
+  /**
+   * Scoring engine: worker threads that score (`VIGIL_SCORING_WORKERS`, default the number of cores); 0 scores in
+   * the main thread. Optional here so hand-built configurations in tests score in their own thread.
+   */
+  scoringWorkers?: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** `VIGIL_LOG_FORMAT`: JSON lines (pino), Nest's readable lines, or `auto` (JSON unless stdout is a terminal). */
+  logFormat?: 'auto' | 'json' | 'text';
+  /**
+   * Where the console reaches services that do not run in its process (split deployment): the account service's
+   * operator API and the rules service's /v1 API.
+   */
+  remoteServices?: RemoteServicesConfig;
   /** The web console's sign-in (optional here so hand-built configurations in tests need not name it). */
   console?: ConsoleConfig;
   intel: IntelConfig;
@@ -103,6 +140,8 @@ export interface VigilConfig {
   dnsResolvers: string[];
   /** SFTP ingest (optional here so hand-built configurations in tests need not name it); undefined: off. */
   sftp?: SftpConfig;
+  /** dnstap ingest (optional here so hand-built configurations in tests need not name it); undefined: off. */
+  dnstap?: DnstapConfig;
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -194,6 +233,27 @@ function readLogLevel(env: Env): VigilConfig['logLevel'] {
   return raw as VigilConfig['logLevel'];
 }
 
+function readLogFormat(env: Env): NonNullable<VigilConfig['logFormat']> {
+  const raw = (env.VIGIL_LOG_FORMAT ?? 'auto').trim() || 'auto';
+  if (!['auto', 'json', 'text'].includes(raw)) throw new ConfigError(`VIGIL_LOG_FORMAT must be auto, json or text; got "${raw}"`);
+  return raw as NonNullable<VigilConfig['logFormat']>;
+}
+
+/** `VIGIL_ACCOUNT_URL`, `VIGIL_ACCOUNT_ADMIN_TOKEN`, `VIGIL_RULES_URL`: services the console calls over HTTP. */
+function readRemoteServices(env: Env): RemoteServicesConfig {
+  const accountAdminToken = env.VIGIL_ACCOUNT_ADMIN_TOKEN?.trim() || undefined;
+  if (accountAdminToken !== undefined && !/^[\x21-\x7e]{16,512}$/.test(accountAdminToken)) {
+    throw new ConfigError('VIGIL_ACCOUNT_ADMIN_TOKEN must be 16-512 printable characters without spaces');
+  }
+  const accountUrl = readUrl(env, 'VIGIL_ACCOUNT_URL', ['http:', 'https:']);
+  const rulesUrl = readUrl(env, 'VIGIL_RULES_URL', ['http:', 'https:']);
+  return {
+    ...(accountUrl ? { accountUrl: accountUrl.replace(/\/+$/, '') } : {}),
+    ...(accountAdminToken ? { accountAdminToken } : {}),
+    ...(rulesUrl ? { rulesUrl: rulesUrl.replace(/\/+$/, '') } : {}),
+  };
+}
+
 const INTEL_ENTRY = /^([a-z]+)(?:\(([^()]*)\))?:(.+)$/s;
 const LABEL = /^[a-z0-9_]+:\S.*$/;
 
@@ -257,6 +317,23 @@ function readSftp(env: Env, host: string, dataDir: string): SftpConfig | undefin
   };
 }
 
+/** `VIGIL_DNSTAP_*`: the dnstap listener, off unless `VIGIL_DNSTAP_PORT` or `VIGIL_DNSTAP_SOCKET` is set. */
+function readDnstap(env: Env, host: string): DnstapConfig | undefined {
+  const rawPort = env.VIGIL_DNSTAP_PORT?.trim();
+  const socketPath = env.VIGIL_DNSTAP_SOCKET?.trim();
+  if (!rawPort && !socketPath) return undefined;
+  const workspace = env.VIGIL_DNSTAP_WORKSPACE?.trim();
+  if (!workspace) throw new ConfigError('VIGIL_DNSTAP_WORKSPACE (the workspace id or name of the dnstap events) must be set when VIGIL_DNSTAP_PORT or VIGIL_DNSTAP_SOCKET is');
+  return {
+    host: env.VIGIL_DNSTAP_HOST?.trim() || host,
+    ...(rawPort ? { port: readInteger(env, 'VIGIL_DNSTAP_PORT', 0, 1, 65535) } : {}),
+    ...(socketPath ? { socketPath: path.resolve(socketPath) } : {}),
+    workspace,
+    maxFrameBytes: readInteger(env, 'VIGIL_DNSTAP_MAX_FRAME_KB', 64, 1, 1024) * 1024,
+    maxConnections: readInteger(env, 'VIGIL_DNSTAP_MAX_CONNECTIONS', 64, 1, 10_000),
+  };
+}
+
 /** `VIGIL_DNS_RESOLVERS`: comma-separated IPv4/IPv6 addresses. */
 function readResolvers(env: Env): string[] {
   const raw = env.VIGIL_DNS_RESOLVERS?.trim();
@@ -300,7 +377,10 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
     scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 512, 16, 262_144) * 1024 * 1024,
+    scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
     logLevel: readLogLevel(env),
+    logFormat: readLogFormat(env),
+    remoteServices: readRemoteServices(env),
     console: readConsoleConfig(env),
     intel: {
       lists: readIntelLists(env),
@@ -308,6 +388,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     },
     dnsResolvers: readResolvers(env),
     sftp: readSftp(env, host, dataDir),
+    dnstap: readDnstap(env, host),
   };
 }
 

@@ -8,3 +8,5 @@ export { SftpIngestModule } from './sftp/sftp-ingest.module';
 export { SftpServerService } from './sftp/server/sftp-server.service';
 export { SftpKeyRegistry } from './sftp/keys/sftp-key-registry.service';
 export { parseSftpPublicKey, sshFingerprint } from './sftp/keys/public-key';
+export { DnstapIngestModule } from './dnstap/dnstap-ingest.module';
+export { DnstapListenerService } from './dnstap/dnstap-listener.service';

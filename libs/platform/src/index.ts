@@ -6,4 +6,5 @@ export * from './http/route-credentials';
 export * from './ops/readiness';
 export * from './ops/metrics';
 export * from './bootstrap';
+export * from './logging';
 export * from './workers';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { StateBudget } from '@vigil/detection-engine';
+import type { StateUsageSource } from './engines/engine-set';
 import { metricsRegistry } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
@@ -66,7 +66,7 @@ export const sigmaRuleMetrics = {
 };
 
 /** The budget whose usage the state gauges report (the process's scoring consumer sets it). */
-let reportedBudget: StateBudget | undefined;
+let reportedBudget: StateUsageSource | undefined;
 
 new Gauge({
   name: 'vigil_scoring_state_bytes',
@@ -107,6 +107,6 @@ new Gauge({
   },
 });
 
-export function reportStateBudget(budget: StateBudget): void {
+export function reportStateBudget(budget: StateUsageSource): void {
   reportedBudget = budget;
 }

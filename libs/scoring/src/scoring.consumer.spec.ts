@@ -17,20 +17,23 @@ async function collect(bus: Bus, topic: string, count: number): Promise<Consumed
   return seen;
 }
 
-describe('ScoringConsumer (real local bus)', () => {
+describe.each([
+  ['in this thread', '0'],
+  ['in 2 worker threads', '2'],
+])('ScoringConsumer (real local bus), scoring %s', (_mode, workers) => {
   const temp = makeTempDir('vigil-scoring-');
   let app: INestApplicationContext;
   let bus: Bus;
 
   beforeAll(async () => {
-    const config = loadConfig({ VIGIL_DATA_DIR: temp.path });
+    const config = loadConfig({ VIGIL_DATA_DIR: temp.path, VIGIL_SCORING_WORKERS: workers });
     app = await NestFactory.createApplicationContext(
       { module: class ScoringSpecModule {}, imports: [PlatformModule.forRoot(config, { http: false }), ScoringModule] },
       { logger: false },
     );
     await app.init();
     bus = app.get<Bus>(BUS);
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await app.close();
@@ -81,6 +84,8 @@ describe('ScoringConsumer (real local bus)', () => {
       await bus.publish(TOPICS.events.name, [{ key: 'ws-sigma|10.5.5.5', value: Buffer.from(JSON.stringify(batch)) }]);
       const records = (await collect(bus, TOPICS.findings.name, 1)).map((r) => JSON.parse(r.value.toString()) as FindingRecord);
       finding = records.find((f) => f.workspaceId === 'ws-sigma');
+      // Rules reach scoring threads asynchronously: give them a moment before the next try.
+      if (finding === undefined) await new Promise((r) => setTimeout(r, 250));
     }
     expect(finding).toBeDefined();
     assertValidOcsfFinding(finding!.finding);

@@ -1,25 +1,20 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type BusRecord, type ConsumedRecord, type Subscription } from '@vigil/bus';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
-import { decodeRuleSetRecord, TOPICS, type FindingRecord, type TelemetryBatch, type WorkspaceRuleSet } from '@vigil/contracts';
-import { DetectionEngine, IndicatorStore, InvalidBatchError, StateBudget } from '@vigil/detection-engine';
+import { decodeRuleSetRecord, TOPICS } from '@vigil/contracts';
+import { IndicatorStore } from '@vigil/detection-engine';
 import { Readiness } from '@vigil/platform';
 import { PartitionScorer, type PartitionScorerOptions } from './partitioned/partition-scorer';
 import type { ScoringEngine } from './partitioned/scoring-engine';
+import type { EngineSet } from './engines/engine-set';
+import { InThreadEngines } from './engines/in-thread-engines';
+import type { ScoredBatch } from './engines/score-records';
+import { WorkerEngines } from './engines/worker-engines';
 import { SnapshotDirectory } from './partitioned/snapshot-directory';
 import { reportStateBudget, scoringMetrics, stateMetrics } from './scoring-metrics';
-import { SIGMA_DETECTION_PREFIX } from './sigma/sigma-detections';
-import { decorateSigmaFinding } from './sigma/sigma-finding';
 import { SigmaHitSource } from './sigma/sigma-hit-source';
 
 export const SCORING_GROUP = 'scoring-engine';
-
-/** Outputs of one scored bus batch, published together. */
-interface ScoredBatch {
-  findings: BusRecord[];
-  alerts: BusRecord[];
-  deadLetters: BusRecord[];
-}
 
 type ScoringTopic = 'events' | 'findings' | 'alerts' | 'deadLetter' | 'rules' | 'scoringState';
 
@@ -48,16 +43,10 @@ const DEFAULT_TUNING: Omit<PartitionScorerOptions, 'snapshotIntervalMs'> = {
 @Injectable()
 export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ScoringConsumer.name);
-  /** The latest customer Sigma rule set per workspace, from `ctl.rules.v1`. */
-  private readonly ruleSets = new Map<string, WorkspaceRuleSet>();
-  /** Each partition's engine has its own Sigma source: correlation windows are partition state. */
-  private readonly sigmaByPartition = new Map<number, SigmaHitSource>();
-  private readonly sigmaByEngine = new WeakMap<ScoringEngine, SigmaHitSource>();
-  private readonly intel: IndicatorStore;
-  /** The organisation's own resolvers (VIGIL_DNS_RESOLVERS): DNS to them is not resolver bypass. */
-  private readonly configuredResolvers: readonly string[];
-  /** One memory budget for the detection state of every partition's engine in this process. */
-  private readonly stateBudget: StateBudget;
+  /** The partitions' engines: in this thread, or over VIGIL_SCORING_WORKERS threads; one state budget in all. */
+  private readonly engines: EngineSet;
+  /** The newest rule-set version seen per workspace (records can be re-read). */
+  private readonly ruleVersions = new Map<string, number>();
   private readonly directory = new SnapshotDirectory((message) => this.logger.warn(message));
   private readonly scorer: PartitionScorer<ScoredBatch>;
   private subscription?: Subscription;
@@ -76,10 +65,12 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     @Optional() @Inject(SCORING_OPTIONS) overrides: ScoringOptions = {},
   ) {
     readiness.expect('scoring-engine');
-    this.intel = intel ?? new IndicatorStore();
-    this.configuredResolvers = config.dnsResolvers;
-    this.stateBudget = new StateBudget({ capacityBytes: config.scoringMemoryBytes });
-    reportStateBudget(this.stateBudget);
+    const threads = config.scoringWorkers ?? 0;
+    this.engines =
+      threads > 0
+        ? new WorkerEngines({ threads, intel: config.intel, configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes })
+        : new InThreadEngines({ intel: intel ?? new IndicatorStore(), configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes });
+    reportStateBudget(this.engines);
     this.topics = {
       events: TOPICS.events.name,
       findings: TOPICS.findings.name,
@@ -94,7 +85,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     this.tickMs = Math.max(50, Math.min(5_000, Math.floor(options.snapshotIntervalMs / 2)));
     this.scorer = new PartitionScorer<ScoredBatch>(
       {
-        createEngine: (partition) => this.createEngine(partition),
+        createEngine: (partition) => this.engines.create(partition),
         score: (engine, batch, records) => this.scoreRecords(engine, batch, records),
         publish: (outputs) => this.publish(outputs),
         publishState: (records) => this.bus.publish(this.topics.scoringState, records),
@@ -113,6 +104,8 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.engines.start();
+    if (this.engines.threads > 0) this.logger.log(`scoring in ${this.engines.threads} worker thread(s)`);
     // Broadcast: every instance reads every workspace's rules, from the start, and follows changes.
     this.rulesSubscription = await this.bus.subscribe({ topic: this.topics.rules }, async (batch) => this.applyRules(batch));
     await this.rulesSubscription.caughtUp;
@@ -137,27 +130,19 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     await this.subscription?.close();
     await this.stateSubscription?.close();
     await this.rulesSubscription?.close();
-  }
-
-  private createEngine(partition: number): ScoringEngine {
-    const sigma = new SigmaHitSource();
-    for (const set of this.ruleSets.values()) sigma.apply(set);
-    this.sigmaByPartition.set(partition, sigma);
-    const engine = new DetectionEngine({ intel: this.intel, configuredResolvers: this.configuredResolvers, extraHits: sigma, stateBudget: this.stateBudget });
-    this.sigmaByEngine.set(engine, sigma);
-    return engine;
+    await this.engines.close();
   }
 
   private async applyRules(batch: BusBatch): Promise<void> {
     for (const record of batch.records) {
       try {
         const set = decodeRuleSetRecord(record.value);
-        const held = this.ruleSets.get(set.workspaceId);
-        if (held !== undefined && held.version > set.version) continue;
+        const held = this.ruleVersions.get(set.workspaceId);
+        if (held !== undefined && held > set.version) continue;
         const probe = new SigmaHitSource();
         const problems = probe.apply(set);
-        this.ruleSets.set(set.workspaceId, set);
-        for (const sigma of this.sigmaByPartition.values()) sigma.apply(set);
+        this.ruleVersions.set(set.workspaceId, set.version);
+        this.engines.applyRules(set);
         this.logger.log(`workspace ${set.workspaceId}: ${probe.ruleCount(set.workspaceId)} customer Sigma rule(s) active (version ${set.version})`);
         if (problems.length) this.logger.warn(`workspace ${set.workspaceId}: ${problems.length} customer rule document(s) skipped: ${problems.slice(0, 5).join('; ')}`);
       } catch (error) {
@@ -166,38 +151,10 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  private decorate(engine: ScoringEngine, finding: FindingRecord): FindingRecord {
-    const analytic = (finding.finding.finding_info as { analytic?: { uid?: string } }).analytic;
-    if (analytic?.uid?.startsWith(SIGMA_DETECTION_PREFIX)) {
-      const meta = this.sigmaByEngine.get(engine)?.metaOf(finding.workspaceId, analytic.uid);
-      if (meta !== undefined) decorateSigmaFinding(finding, meta);
-    }
-    return finding;
-  }
-
-  private scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): ScoredBatch {
-    const out: ScoredBatch = { findings: [], alerts: [], deadLetters: [] };
-    for (const record of records) {
-      let telemetry: TelemetryBatch;
-      try {
-        telemetry = JSON.parse(record.value.toString('utf8')) as TelemetryBatch;
-      } catch (error) {
-        out.deadLetters.push(deadLetter(batch, record, `unreadable: ${String(error)}`));
-        continue;
-      }
-      let output: ReturnType<DetectionEngine['process']>;
-      try {
-        output = engine.process(telemetry);
-      } catch (error) {
-        if (!(error instanceof InvalidBatchError)) throw error;
-        out.deadLetters.push(deadLetter(batch, record, `invalid: ${error.message}`));
-        continue;
-      }
-      scoringMetrics.record(telemetry.events.length, output.findings.length, output.alerts.length);
-      for (const finding of output.findings) out.findings.push({ key: finding.workspaceId, value: Buffer.from(JSON.stringify(this.decorate(engine, finding))) });
-      for (const alert of output.alerts) out.alerts.push({ key: alert.workspaceId, value: Buffer.from(JSON.stringify(alert)) });
-    }
-    return out;
+  private async scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Promise<ScoredBatch> {
+    const scored = await this.engines.score(engine, batch.topic, records);
+    scoringMetrics.record(scored.events, scored.findings.length, scored.alerts.length);
+    return scored;
   }
 
   private async publish(outputs: ScoredBatch): Promise<void> {
@@ -207,9 +164,4 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     }
     await Promise.all([this.bus.publish(this.topics.findings, outputs.findings), this.bus.publish(this.topics.alerts, outputs.alerts)]);
   }
-}
-
-/** A record that can never be scored, for the dead-letter topic: the original, with why and where from. */
-function deadLetter(batch: BusBatch, record: ConsumedRecord, reason: string): BusRecord {
-  return { key: record.key, value: record.value, headers: { ...record.headers, reason, source: batch.topic } };
 }

@@ -49,7 +49,7 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
   let output = '';
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
     cwd: REPO,
-    env: { ...process.env, VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', VIGIL_LOG_FORMAT: 'text', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,12 +1,12 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, HttpException, HttpStatus, NotFoundException, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@vigil/auth';
 import type { CustomerRuleSummary, OcsfDetectionFinding } from '@vigil/contracts';
 import { DnsExplainer, formatExplanation, IndicatorStore, type DnsNameExplanation } from '@vigil/detection-engine';
 import { FindingsStoreService, InvalidQueryError, parseMaxAge } from '@vigil/findings';
-import { CustomerRulesService, InventoryService, UploadBudgetError, UploadValidationBusyError, ZipRejectedError } from '@vigil/rules';
 import { summarise, type Overview } from '../findings-overview';
+import { ConsoleRules, type AnalystIdentity } from '../remote/console-rules';
 import { ConsoleGuard, ConsoleRoleRequired, type ConsoleRequest } from './console.guard';
 import { serviceOf } from './optional-service';
 
@@ -25,7 +25,10 @@ const DOMAIN_NAME = /^[A-Za-z0-9_.-]{1,253}$/;
 export class ConsoleAnalystController {
   private explainer?: DnsExplainer;
 
-  constructor(private readonly modules: ModuleRef) {}
+  constructor(
+    private readonly modules: ModuleRef,
+    private readonly rulesService: ConsoleRules,
+  ) {}
 
   /** One page of findings after `follow` (the findings API's bookmark), with the bookmark to continue from. */
   @Get('findings')
@@ -68,7 +71,7 @@ export class ConsoleAnalystController {
 
   @Get('rules')
   async rules(@Req() request: ConsoleRequest): Promise<{ rules: CustomerRuleSummary[] }> {
-    return { rules: await serviceOf(this.modules, CustomerRulesService, 'rules').list(request.consolePrincipal!.workspaceId) };
+    return { rules: await this.rulesService.list(analystOf(request)) };
   }
 
   /** Upload of a rule archive (base64 in JSON), answered as POST /v1/detections answers. */
@@ -81,25 +84,9 @@ export class ConsoleAnalystController {
     }
     const mode = body.mode ?? 'merge';
     if (mode !== 'merge' && mode !== 'replace') throw new BadRequestException({ message: 'mode must be "merge" or "replace"' });
-    const dryRun = body.dryRun === true;
-    const rules = serviceOf(this.modules, CustomerRulesService, 'rules');
-    const refuse = (message: string, errors: { fileName: string; error: string }[] = [], valid = 0) => {
-      void reply.status(400);
-      return { message, validationResult: { valid, invalid: errors.length, errors } };
-    };
-    try {
-      const outcome = await rules.upload(request.consolePrincipal!.workspaceId, Buffer.from(zip, 'base64'), { mode, dryRun });
-      if (outcome.valid + outcome.invalid === 0 && outcome.placeholdersFile === undefined) return refuse('The archive holds no .yml or .yaml rule file');
-      if (outcome.invalid === 0) return { accepted: outcome.valid, ...(outcome.ignored.length ? { ignored: outcome.ignored } : {}) };
-      const stored = dryRun ? 'dry run: nothing was stored' : `the ${outcome.valid} valid rule(s) were stored`;
-      return refuse(`${outcome.invalid} rule(s) failed validation; ${stored}`, outcome.errors, outcome.valid);
-    } catch (error) {
-      if (error instanceof UploadValidationBusyError) throw new HttpException({ message: error.message }, HttpStatus.SERVICE_UNAVAILABLE);
-      if (error instanceof ZipRejectedError || error instanceof UploadBudgetError) {
-        return refuse(`${error.message}; nothing was stored`, error.fileName === undefined ? [] : [{ fileName: error.fileName, error: error.message }]);
-      }
-      throw error;
-    }
+    const answer = await this.rulesService.upload(analystOf(request), { zip: Buffer.from(zip, 'base64'), mode, dryRun: body.dryRun === true });
+    void reply.status(answer.status);
+    return answer.body;
   }
 
   /** Deletes one stored rule of the workspace. */
@@ -108,9 +95,7 @@ export class ConsoleAnalystController {
   async deleteRule(@Req() request: ConsoleRequest, @Body() body: Record<string, unknown>): Promise<{ deleted: string[] }> {
     const id = body?.id;
     if (typeof id !== 'string' || id.length === 0 || id.length > 256) throw new BadRequestException({ message: 'id must be the id of a stored rule' });
-    const deleted = await serviceOf(this.modules, CustomerRulesService, 'rules').remove(request.consolePrincipal!.workspaceId, [id]);
-    if (deleted.length === 0) throw new NotFoundException({ message: `No stored rule has the id ${JSON.stringify(id)}` });
-    return { deleted };
+    return { deleted: await this.rulesService.remove(analystOf(request), id) };
   }
 
   @Post('explain')
@@ -126,15 +111,19 @@ export class ConsoleAnalystController {
   }
 
   @Get('dictionaries')
-  dictionaries() {
-    const inventory = serviceOf(this.modules, InventoryService, 'rules');
-    return { threats: inventory.threats(), flags: inventory.flags() };
+  dictionaries(@Req() request: ConsoleRequest) {
+    return this.rulesService.dictionaries(analystOf(request));
   }
 
   private async page(principal: Principal, follow: string | undefined, maxAgeSeconds: number, limit: number) {
     const stores = serviceOf(this.modules, FindingsStoreService, 'findings-api');
     return withQueryErrors(() => stores.findings.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit }));
   }
+}
+
+/** The signed-in analyst: their workspace and the key they signed in with (the rules service is called with it). */
+function analystOf(request: ConsoleRequest): AnalystIdentity {
+  return { workspaceId: request.consolePrincipal!.workspaceId, apiKey: request.consoleSession!.apiKey ?? '' };
 }
 
 /** A bad bookmark or range is the caller's mistake: 400 with its message. */

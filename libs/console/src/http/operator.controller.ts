@@ -1,11 +1,10 @@
-import { BadRequestException, Body, Controller, Get, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { AccountService, AccountStatusService, KeyNotFoundError, type AccountStatus, type KeyListing } from '@vigil/account';
+import { BadRequestException, Body, Controller, Get, Param, Post, UseGuards } from '@nestjs/common';
+import type { AccountStatus, KeyListing } from '@vigil/account';
 import type { Principal } from '@vigil/auth';
 import type { ApiKeyRecord } from '@vigil/contracts';
 import { LastUsedTracker } from '../last-used-tracker';
+import { ConsoleAccounts } from '../remote/console-accounts';
 import { ConsoleGuard, ConsoleRoleRequired } from './console.guard';
-import { serviceOf } from './optional-service';
 
 export interface KeyRow {
   prefix: string;
@@ -20,23 +19,19 @@ export interface KeyRow {
 
 const WORKSPACE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
-/** Operators: API keys and the account status of each workspace, through the account service. */
+/** Operators: API keys and the account status of each workspace, through the account service (in process or over HTTP). */
 @Controller('console/api')
 @UseGuards(ConsoleGuard)
 @ConsoleRoleRequired('operator')
 export class ConsoleOperatorController {
   constructor(
-    private readonly modules: ModuleRef,
+    private readonly accounts: ConsoleAccounts,
     private readonly lastUsed: LastUsedTracker,
   ) {}
 
-  private accounts(): AccountService {
-    return serviceOf(this.modules, AccountService, 'account');
-  }
-
   @Get('keys')
   async keys(): Promise<{ keys: KeyRow[] }> {
-    const keys = await this.accounts().listKeys();
+    const keys = await this.accounts.listKeys();
     return { keys: keys.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((k) => this.row(k)) };
   }
 
@@ -50,22 +45,22 @@ export class ConsoleOperatorController {
     if (days !== undefined && (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 3650)) {
       throw new BadRequestException({ message: 'expiresInDays must be a whole number from 1 to 3650' });
     }
-    const { key, record, workspace: ws } = await this.accounts().createKey({
+    const { key, record, workspaceName } = await this.accounts.createKey({
       workspace,
       inactive: body?.inactive === true,
       ...(days !== undefined ? { expiresInSeconds: days * 86400 } : {}),
     });
-    return { key, ...this.row({ ...record, workspaceName: ws.name }) };
+    return { key, ...this.row({ ...record, workspaceName }) };
   }
 
   @Post('keys/:hash/activate')
   activate(@Param('hash') hash: string): Promise<KeyRow> {
-    return this.change(hash, (accounts) => accounts.setStatus(hash, 'active'));
+    return this.change(() => this.accounts.setStatus(hash, 'active'));
   }
 
   @Post('keys/:hash/revoke')
   revoke(@Param('hash') hash: string): Promise<KeyRow> {
-    return this.change(hash, (accounts) => accounts.setStatus(hash, 'revoked'));
+    return this.change(() => this.accounts.setStatus(hash, 'revoked'));
   }
 
   @Post('keys/:hash/expiry')
@@ -74,36 +69,30 @@ export class ConsoleOperatorController {
     if (expiresAt !== null && (typeof expiresAt !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))) {
       throw new BadRequestException({ message: 'expiresAt must be an ISO 8601 UTC date-time (…Z) or null' });
     }
-    return this.change(hash, (accounts) => accounts.setExpiry(hash, expiresAt === null ? null : new Date(expiresAt).toISOString()));
+    return this.change(() => this.accounts.setExpiry(hash, expiresAt === null ? null : new Date(expiresAt).toISOString()));
   }
 
   /** Each workspace's account status as GET /v1/account/status would give it for its best key. */
   @Get('workspaces')
   async workspaces(): Promise<{ workspaces: { workspaceId: string; workspaceName: string; keys: number; status: AccountStatus }[] }> {
-    const statuses = serviceOf(this.modules, AccountStatusService, 'account');
     const byWorkspace = new Map<string, KeyListing[]>();
-    for (const key of await this.accounts().listKeys()) byWorkspace.set(key.workspaceId, [...(byWorkspace.get(key.workspaceId) ?? []), key]);
+    for (const key of await this.accounts.listKeys()) byWorkspace.set(key.workspaceId, [...(byWorkspace.get(key.workspaceId) ?? []), key]);
     const now = new Date();
     const rows = await Promise.all(
       [...byWorkspace.entries()].map(async ([workspaceId, keys]) => ({
         workspaceId,
         workspaceName: keys[0].workspaceName,
         keys: keys.length,
-        status: await statuses.statusOf(workspacePrincipal(workspaceId, keys, now), now),
+        status: await this.accounts.statusOf(workspacePrincipal(workspaceId, keys, now), now),
       })),
     );
     return { workspaces: rows.sort((a, b) => a.workspaceName.localeCompare(b.workspaceName)) };
   }
 
-  private async change(hash: string, action: (accounts: AccountService) => Promise<ApiKeyRecord>): Promise<KeyRow> {
-    try {
-      const record = await action(this.accounts());
-      const name = (await this.accounts().listKeys()).find((k) => k.keyHash === record.keyHash)?.workspaceName ?? '';
-      return this.row({ ...record, workspaceName: name });
-    } catch (error) {
-      if (error instanceof KeyNotFoundError) throw new NotFoundException({ message: `No key ${hash}` });
-      throw error;
-    }
+  private async change(action: () => Promise<ApiKeyRecord>): Promise<KeyRow> {
+    const record = await action();
+    const name = (await this.accounts.listKeys()).find((k) => k.keyHash === record.keyHash)?.workspaceName ?? '';
+    return this.row({ ...record, workspaceName: name });
   }
 
   private row(key: KeyListing): KeyRow {

@@ -7,6 +7,8 @@ import type { VigilConfig } from '@vigil/config';
 import { createDecompressionHook } from '@vigil/ingest';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { registerHttpMetrics } from '../ops/http-metrics';
+import { createPinoLogger, PinoNestLogger, wantsJsonLogs } from '../logging/vigil-logger';
+import { registerRequestLogging, requestIdFor } from '../logging/request-logging';
 import { createClientErrorHandler } from './client-errors';
 import { fastifyConnectionOptions, limitConnections, nodeServerTimeouts } from './connection-limits';
 import { VERIFIER_TOKENS, type CredentialVerifier } from './credential-verifier';
@@ -31,12 +33,15 @@ function wantsRawBody(request: FastifyRequest): boolean {
  */
 export async function createHttpApp(module: unknown, config: VigilConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(httpServerOptions(config, await loadTlsMaterial(config)) as never);
+  // JSON lines (pino) off a terminal, with one line per request; Nest's readable lines on a terminal.
+  const pinoLogger = wantsJsonLogs(config.logFormat) ? createPinoLogger(config) : undefined;
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     bodyParser: false,
-    logger: loggerLevels(config.logLevel),
+    logger: pinoLogger ? new PinoNestLogger(pinoLogger) : loggerLevels(config.logLevel),
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  registerRequestLogging(fastify, pinoLogger);
   prepareRequestHandling(fastify, app.getHttpServer(), config, providedVerifiers(app));
   // Responses only: request bodies are decoded by our own hook, which enforces the decoded-size cap.
   await app.register(compress as never, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
@@ -56,6 +61,8 @@ export function httpServerOptions(config: VigilConfig, https?: TlsMaterial): Fas
     ...fastifyConnectionOptions(config.http),
     clientErrorHandler: createClientErrorHandler(config.http),
     logger: false,
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     return503OnClosing: true,
     forceCloseConnections: true,
   };

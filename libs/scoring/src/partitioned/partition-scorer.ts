@@ -32,8 +32,8 @@ export interface PartitionScorerOptions {
 
 export interface PartitionScorerDeps<Outputs> {
   createEngine(partition: number): ScoringEngine;
-  /** Scores records with the partition's engine (synchronously: the engine's state moves on). */
-  score(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Outputs;
+  /** Scores records with the partition's engine (its state moves on before the next batch is handed to it). */
+  score(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Outputs | Promise<Outputs>;
   /** Publishes what score() produced; resolves once durable. A failure is retried with the same outputs. */
   publish(outputs: Outputs): Promise<void>;
   publishState(records: BusRecord[]): Promise<void>;
@@ -157,7 +157,7 @@ export class PartitionScorer<Outputs> {
     if (fresh.length > 0) {
       let outputs: Outputs;
       try {
-        outputs = this.deps.score(state.engine, batch, fresh);
+        outputs = await this.deps.score(state.engine, batch, fresh);
       } catch (error) {
         // The engine may have taken part of the batch in: it matches no offset any more, so the retry rebuilds.
         this.partitions.delete(partition);
@@ -194,7 +194,7 @@ export class PartitionScorer<Outputs> {
     if (snapshot !== undefined) {
       const restoreStarted = this.clock();
       try {
-        engine.restore(await decompressSnapshot(snapshot.data));
+        await engine.restore(await decompressSnapshot(snapshot.data));
         restored = true;
       } catch (error) {
         // A snapshot this code cannot read must not stop scoring: start empty, loudly.
@@ -235,7 +235,7 @@ export class PartitionScorer<Outputs> {
   private async checkpoint(partition: number, state: PartitionState<Outputs>): Promise<void> {
     const started = this.clock();
     const offset = state.engineNext;
-    const data = await compressSnapshot(state.engine.snapshot());
+    const data = await compressSnapshot(await state.engine.snapshot());
     const snapshotMs = this.clock() - started;
     const stored: StoredSnapshot = { partition, offset, slot: state.slot, id: randomUUID(), data };
     const records = snapshotRecords(stored, this.options.chunkBytes);

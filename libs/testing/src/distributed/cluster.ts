@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,6 +29,23 @@ export interface RequestInit {
 const DEFAULT_KEY = 'vgl_distributedE2eBootstrapKey0000001';
 /** Start order: account first (creates the topics and the bootstrap key), then everything else at once. */
 const FIRST: ServiceApp = 'account';
+
+/**
+ * The console runs in findings-api, which has no account or rules service: point it at theirs, with an operator
+ * token written into the account service's data directory before its first start (it keeps an existing token).
+ */
+function wireConsole(services: ServiceProcess[]): void {
+  const one = (app: ServiceApp) => services.find((s) => s.spec.app === app)!;
+  const account = one('account');
+  const token = randomBytes(32).toString('hex');
+  fs.mkdirSync(account.spec.dataDir, { recursive: true });
+  fs.writeFileSync(path.join(account.spec.dataDir, 'admin-token'), token + '\n', { mode: 0o600 });
+  Object.assign(one('findings-api').spec.env, {
+    VIGIL_ACCOUNT_URL: account.baseUrl,
+    VIGIL_ACCOUNT_ADMIN_TOKEN: token,
+    VIGIL_RULES_URL: one('rules').baseUrl,
+  });
+}
 
 /**
  * The five Vigil services as separate processes over a real Kafka broker and a real Redis, each service with its
@@ -79,10 +97,11 @@ export class DistributedCluster {
       for (let i = 1; i <= replicas; i++) {
         const name = replicas > 1 ? `${app}-${i}` : app;
         services.push(
-          new ServiceProcess({ app, name, port: await freePort(), dataDir: path.join(workDir, name), logFile: path.join(workDir, `${name}.log`), env: shared }),
+          new ServiceProcess({ app, name, port: await freePort(), dataDir: path.join(workDir, name), logFile: path.join(workDir, `${name}.log`), env: { ...shared } }),
         );
       }
     }
+    wireConsole(services);
     const cluster = new DistributedCluster(kafka.value, redis.value, services, key, workDir);
     try {
       await Promise.all(services.filter((s) => s.spec.app === FIRST).map((s) => s.start()));

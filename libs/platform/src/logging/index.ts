@@ -1,0 +1,2 @@
+export * from './vigil-logger';
+export * from './request-logging';

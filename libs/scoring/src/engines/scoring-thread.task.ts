@@ -1,0 +1,94 @@
+/**
+ * The task module of a scoring worker thread (loaded by WorkerPool in its thread, never imported elsewhere):
+ * holds the engines of the partitions its thread was given, their customer rules and one state budget, and
+ * answers the requests of {@link WorkerEngines} one after another.
+ */
+import { DetectionEngine, StateBudget } from '@vigil/detection-engine';
+import type { WorkspaceRuleSet } from '@vigil/contracts';
+import { IntelRuntime } from '../intel/intel-runtime';
+import { SigmaHitSource } from '../sigma/sigma-hit-source';
+import { isNewerRuleSet } from './engine-set';
+import { scoreTelemetryRecords } from './score-records';
+import { ENGINE_LOST, type ScoreReply, type ScoringRequest, type ThreadSetup, type WireRecord } from './worker-protocol';
+
+interface ThreadState {
+  budget: StateBudget;
+  intel: IntelRuntime;
+  configuredResolvers: string[];
+  ruleSets: Map<string, WorkspaceRuleSet>;
+  engines: Map<number, { engine: DetectionEngine; sigma: SigmaHitSource }>;
+}
+
+let thread: Promise<ThreadState> | undefined;
+
+async function setUp(setup: ThreadSetup): Promise<ThreadState> {
+  const intel = await IntelRuntime.start(setup.intel, { logger: { log: () => undefined, warn: (m: string) => console.warn(m) } });
+  const ruleSets = new Map<string, WorkspaceRuleSet>();
+  for (const set of setup.ruleSets) ruleSets.set(set.workspaceId, set);
+  return { budget: new StateBudget({ capacityBytes: setup.capacityBytes }), intel, configuredResolvers: setup.configuredResolvers, ruleSets, engines: new Map() };
+}
+
+async function state(setup: ThreadSetup | undefined): Promise<ThreadState> {
+  if (thread === undefined) {
+    if (setup === undefined) throw lost('the scoring thread was restarted');
+    thread = setUp(setup);
+  }
+  return thread;
+}
+
+function lost(message: string): Error {
+  const error = new Error(message);
+  error.name = ENGINE_LOST;
+  return error;
+}
+
+function engineOf(s: ThreadState, engineId: number, create: boolean): { engine: DetectionEngine; sigma: SigmaHitSource } {
+  let entry = s.engines.get(engineId);
+  if (entry === undefined) {
+    if (!create) throw lost(`engine ${engineId} is not in this scoring thread`);
+    const sigma = new SigmaHitSource();
+    for (const set of s.ruleSets.values()) sigma.apply(set);
+    const engine = new DetectionEngine({ intel: s.intel.store, configuredResolvers: s.configuredResolvers, extraHits: sigma, stateBudget: s.budget });
+    entry = { engine, sigma };
+    s.engines.set(engineId, entry);
+  }
+  return entry;
+}
+
+const toWire = (records: { key: string; value: Buffer; headers?: Record<string, string> }[]): WireRecord[] => records.map((r) => ({ key: r.key, value: r.value, headers: r.headers }));
+
+export async function handleScoringRequest(request: ScoringRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'warm-up':
+      await state(request.setup);
+      return true;
+    case 'score': {
+      const s = await state(request.setup);
+      const { engine, sigma } = engineOf(s, request.engineId, request.setup !== undefined);
+      const records = request.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: r.headers }));
+      const scored = scoreTelemetryRecords(engine, sigma, request.topic, records);
+      const reply: ScoreReply = { findings: toWire(scored.findings), alerts: toWire(scored.alerts), deadLetters: toWire(scored.deadLetters), events: scored.events, usage: s.budget.usage() };
+      return reply;
+    }
+    case 'restore': {
+      const s = await state(request.setup);
+      engineOf(s, request.engineId, true).engine.restore(request.snapshot as Parameters<DetectionEngine['restore']>[0]);
+      return true;
+    }
+    case 'snapshot': {
+      const s = await state(undefined);
+      return engineOf(s, request.engineId, false).engine.snapshot();
+    }
+    case 'rules': {
+      if (thread === undefined) return true; // a thread set up later receives every rule set with its setup
+      const s = await thread;
+      if (!isNewerRuleSet(s.ruleSets.get(request.set.workspaceId), request.set)) return true;
+      s.ruleSets.set(request.set.workspaceId, request.set);
+      for (const { sigma } of s.engines.values()) sigma.apply(request.set);
+      return true;
+    }
+    case 'drop':
+      if (thread !== undefined) (await thread).engines.delete(request.engineId);
+      return true;
+  }
+}

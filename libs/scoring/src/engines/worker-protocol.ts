@@ -1,0 +1,38 @@
+import type { IntelConfig } from '@vigil/config';
+import type { WorkspaceRuleSet } from '@vigil/contracts';
+import type { DetectionStateUsage } from '@vigil/detection-engine';
+
+/** What a scoring thread needs to build engines; sent with every request that may create one. */
+export interface ThreadSetup {
+  intel: IntelConfig;
+  configuredResolvers: string[];
+  capacityBytes: number;
+  ruleSets: WorkspaceRuleSet[];
+}
+
+/** A record crossing the thread boundary (Buffers arrive as Uint8Arrays). */
+export interface WireRecord {
+  key: string;
+  value: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export type ScoringRequest =
+  | { op: 'warm-up'; setup: ThreadSetup }
+  | { op: 'score'; engineId: number; setup?: ThreadSetup; topic: string; records: WireRecord[] }
+  | { op: 'restore'; engineId: number; setup?: ThreadSetup; snapshot: unknown }
+  | { op: 'snapshot'; engineId: number }
+  | { op: 'rules'; set: WorkspaceRuleSet }
+  | { op: 'drop'; engineId: number };
+
+export interface ScoreReply {
+  findings: WireRecord[];
+  alerts: WireRecord[];
+  deadLetters: WireRecord[];
+  events: number;
+  /** The thread's state budget after the batch. */
+  usage: Record<string, DetectionStateUsage>;
+}
+
+/** The engine is not in the thread (the thread was replaced after a failure): the partition must be rebuilt. */
+export const ENGINE_LOST = 'EngineLostError';
