@@ -8,8 +8,8 @@
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
- * finding for malicious hosts planted every 15 s under load, whether every one was detected, and whether every
- * accepted event was scored. --profile writes a V8 CPU profile of the server into <dir>.
+ * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
+ * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>.
  */
 import { gunzipSync } from 'node:zlib';
 import { percentile } from './run';
@@ -18,6 +18,7 @@ import { startVigil } from '@vigil/testing';
 import { Fleet } from './sustained/fleet';
 import { MaliciousHostProbes } from './sustained/probes';
 import { rssOf, sample, type Sample } from './sustained/sampler';
+import { StatusPoller } from './sustained/status-poller';
 import { buildWorkload, type Body } from './sustained/workload';
 
 interface Options {
@@ -79,11 +80,13 @@ async function main(): Promise<void> {
   const started = Date.now();
   const fleet = new Fleet(vigil, workload);
   const probes = new MaliciousHostProbes(vigil, started);
+  const status = new StatusPoller(vigil);
   const samples: Sample[] = [await sample(vigil, started)];
   let peakRss = 0;
   try {
     fleet.start(options.clients);
     probes.start(15_000);
+    status.start(200);
     console.log('| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB | state MB | evictions |');
     console.log('|---|---|---|---|---|---|---|---|');
     const end = started + options.minutes * 60_000;
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
     }
     await fleet.stop();
     await probes.stop();
+    await status.stop();
     const stopped = samples[samples.length - 1];
     // Drain: every accepted event must be scored.
     let drained = await sample(vigil, started);
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
     console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
     console.log(`| planted malicious hosts detected | ${latencies.length} of ${probes.results.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
     console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
+    console.log(`| GET /v1/account/status under load (${status.latenciesMs.length} polls) | p50 ${fmt(percentile(status.latenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(status.latenciesMs, 99) ?? NaN)} ms |`);
     console.log(`| backpressure answers (429/503) | ${fleet.counters.backpressure} of ${fleet.counters.posted} posts |`);
   } finally {
     await fleet.stop().catch(() => undefined);

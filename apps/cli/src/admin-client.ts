@@ -10,7 +10,7 @@ export interface AdminResponse {
 }
 
 /** Calls the operator API of a running Vigil on this machine (self-signed certificates accepted on loopback). */
-export function callAdmin(config: VigilConfig, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<AdminResponse> {
+export function callAdmin(config: VigilConfig, token: string, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<AdminResponse> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const secure = config.tls.kind !== 'none';
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));

@@ -13,6 +13,7 @@ const USAGE = `usage: npm run vigil -- <command>
   keys list                                                     list keys (prefixes only)
   keys activate <prefix>                                        activate a key
   keys revoke <prefix>                                          revoke a key
+  keys expire <prefix> <30d | RFC 3339 date-time | never>       set or clear a key's expiry
   explain dns [--json] <name>... | -                            the engine's view of DNS names (stdin: one per line)
 ${ESCALATIONS_USAGE}
 ${TELEMETRY_USAGE}
@@ -36,17 +37,17 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
     },
   });
-  const [group, action, prefix] = positionals;
+  const [group, action, prefix, when] = positionals;
   if (group === 'explain' && action === 'dns') {
     process.stdout.write((await runExplainDns(positionals.slice(2), values.json ?? false)) + '\n');
     return 0;
   }
-  if (values.help || group !== 'keys' || !['create', 'list', 'activate', 'revoke'].includes(action ?? '')) {
+  if (values.help || group !== 'keys' || !['create', 'list', 'activate', 'revoke', 'expire'].includes(action ?? '')) {
     process.stderr.write(USAGE + '\n');
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const output = await runKeysCommand(config, { action: action as KeysInvocation['action'], prefix, workspace: values.workspace, inactive: values.inactive, expires: values.expires });
+  const output = await runKeysCommand(config, { action: action as KeysInvocation['action'], prefix, workspace: values.workspace, inactive: values.inactive, expires: values.expires, when });
   process.stdout.write(output + '\n');
   return 0;
 }

@@ -189,4 +189,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VIGIL_RULES_URL: 'not a url' })).toThrow(/VIGIL_RULES_URL/);
     expect(() => loadConfig({ VIGIL_ACCOUNT_ADMIN_TOKEN: 'short' })).toThrow(/VIGIL_ACCOUNT_ADMIN_TOKEN/);
   });
+
+  it('reads the operator token file: <data dir>/admin-token unless VIGIL_ADMIN_TOKEN_FILE names another', () => {
+    expect(loadConfig({}).adminTokenFile).toBeUndefined();
+    expect(loadConfig({ VIGIL_ADMIN_TOKEN_FILE: '/run/vigil/admin-token' }).adminTokenFile).toBe('/run/vigil/admin-token');
+    expect(loadConfig({ VIGIL_ADMIN_TOKEN_FILE: 'secrets/token' }).adminTokenFile).toBe(path.resolve('secrets/token'));
+    expect(() => loadConfig({ VIGIL_ADMIN_TOKEN_FILE: '/run/vigil/' })).toThrow(/VIGIL_ADMIN_TOKEN_FILE/);
+  });
 });

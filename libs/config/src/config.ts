@@ -106,6 +106,8 @@ export interface VigilConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** `VIGIL_ADMIN_TOKEN_FILE`: the operator token file, when not `<data dir>/admin-token` (a file shared by services). */
+  adminTokenFile?: string;
   tls: TlsConfig;
   http: HttpLimitsConfig;
   bus: BusConfig;
@@ -239,6 +241,14 @@ function readLogFormat(env: Env): NonNullable<VigilConfig['logFormat']> {
   return raw as NonNullable<VigilConfig['logFormat']>;
 }
 
+/** `VIGIL_ADMIN_TOKEN_FILE`: an absolute or relative path of the operator token file. */
+function readAdminTokenFile(env: Env): Pick<VigilConfig, 'adminTokenFile'> {
+  const raw = env.VIGIL_ADMIN_TOKEN_FILE?.trim();
+  if (!raw) return {};
+  if (raw.endsWith('/')) throw new ConfigError(`VIGIL_ADMIN_TOKEN_FILE must name a file, got the directory "${raw}"`);
+  return { adminTokenFile: path.resolve(raw) };
+}
+
 /** `VIGIL_ACCOUNT_URL`, `VIGIL_ACCOUNT_ADMIN_TOKEN`, `VIGIL_RULES_URL`: services the console calls over HTTP. */
 function readRemoteServices(env: Env): RemoteServicesConfig {
   const accountAdminToken = env.VIGIL_ACCOUNT_ADMIN_TOKEN?.trim() || undefined;
@@ -367,6 +377,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     host,
     port: readInteger(env, 'VIGIL_PORT', 8080, 0, 65535),
     dataDir,
+    ...readAdminTokenFile(env),
     tls: readTls(env),
     http: readHttpLimits(env),
     bus: brokers ? { kind: 'kafka', brokers: brokers.split(',') } : { kind: 'local', dir: path.join(dataDir, 'bus') },

@@ -7,7 +7,8 @@ import { errorMessage, operatorRequest, OperatorApiUnavailableError, type Operat
 export const ESCALATIONS_USAGE = `  escalations add --workspace W (--webhook URL | --syslog HOST:PORT | --kafka BROKERS --topic T) [options]
                                                                 push findings (or alerts) to a SIEM
       [--name N] [--format ocsf|alert] [--min-severity 1-5] [--max-attempts N] [--initial-backoff-ms N] [--max-backoff-ms N]
-      webhook: [--secret-file F] [--header 'Name: value']... [--ca-file F] [--insecure-http] [--timeout-ms N]
+      [--timeout-ms N (per attempt)] [--json]
+      webhook: [--secret-file F] [--header 'Name: value']... [--ca-file F] [--insecure-http]
       syslog:  [--transport tls|tcp] [--encoding json|cef] [--facility 0-23] [--app-name A] [--hostname H]
                [--ca-file F] [--client-cert-file F --client-key-file F]
       kafka:   [--tls] [--ca-file F] [--client-cert-file F --client-key-file F]

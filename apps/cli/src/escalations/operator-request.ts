@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { adminTokenFile } from '@vigil/account';
+import { operatorTokenFile } from '@vigil/account';
 import type { VigilConfig } from '@vigil/config';
 import { UsageError } from '../keys-command';
 
@@ -22,7 +22,7 @@ export interface OperatorRequest {
 }
 
 function readToken(config: VigilConfig): string {
-  const file = adminTokenFile(config.dataDir);
+  const file = operatorTokenFile(config);
   if (!fs.existsSync(file)) throw new UsageError(`no operator token at ${file}: start Vigil with this data directory (VIGIL_DATA_DIR) first`);
   return fs.readFileSync(file, 'utf8').trim();
 }

@@ -16,7 +16,10 @@ export const IMPORT_USAGE = `  import [--format NAME] [--url URL] [--key KEY] [-
                                                                 send log files (files, globs, directories; gzip too) through the API
       formats: ${LOG_FORMATS.join(', ')} (default: detected per file)
       --url/--key default to VIGIL_URL (else http://127.0.0.1:8080) and VIGIL_API_KEY; --state defaults to ~/.vigil/import-state.json
-      --follow keeps reading the files as they grow, across rotation, until interrupted (Ctrl-C)`;
+      --follow keeps reading the files as they grow, across rotation, until interrupted (Ctrl-C)
+      --json prints the summary as JSON; --no-progress hides the progress display
+      tuning: [--concurrency 1-16 (2)] [--max-batch-events N (65535)] [--max-batch-bytes N (10000000)]
+              [--retry-for SECONDS (900)] [--poll-ms N (250)] [--flush-ms N (1000)]`;
 
 export class ImportUsageError extends Error {}
 
@@ -91,6 +94,10 @@ export function parseImportArgs(argv: string[], env: NodeJS.ProcessEnv): ImportO
 
 /** `vigil import`: returns the process exit code (0: every file done; 1: some failed; the summary says which). */
 export async function runImport(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`usage: npm run vigil --${IMPORT_USAGE.slice(1)}\n`);
+    return 0;
+  }
   const options = parseImportArgs(argv, env);
   const { files, missing } = await expandSources(options.paths, [options.state]);
   const tally = new ImportTally();

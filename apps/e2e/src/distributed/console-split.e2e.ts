@@ -1,13 +1,13 @@
 /**
  * The web console in the split deployment: it is served by findings-api, whose process has neither the account
  * nor the rules service, so its JSON API calls theirs over HTTP (VIGIL_ACCOUNT_URL with the operator token,
- * VIGIL_RULES_URL with the analyst's own key). Driven through /console/api with fetch, as the browser app does.
+ * VIGIL_RULES_URL with the analyst's own key, and the rules service's operator route to delete one rule). The
+ * three services share one operator token file (VIGIL_ADMIN_TOKEN_FILE). Driven through /console/api with fetch,
+ * as the browser app does.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { writeZip } from '@vigil/rules';
 import { DistributedCluster, eventually } from '@vigil/testing';
-import { markerRuleZip } from './marker-rule';
+import { markerRuleZip, ZIP_HEADERS } from './marker-rule';
 
 const RULE_ID = '5d0c7f4e-9a1b-4c2d-8e3f-7a6b5c4d3e21';
 
@@ -45,12 +45,13 @@ async function signIn(fields: Record<string, string>): Promise<ConsoleClient & {
   };
 }
 
+/** The console of findings-api takes the operator token of the shared token file as the operator's password. */
 function operatorPassword(): string {
-  return fs.readFileSync(path.join(cluster.replicas('findings-api')[0].spec.dataDir, 'admin-token'), 'utf8').trim();
+  return cluster.adminToken();
 }
 
 describe('distributed: the console on findings-api uses the account and rules services over HTTP', () => {
-  it('lets an operator create and revoke keys, and an analyst list and upload rules', async () => {
+  it("lets an operator create keys, set their expiry and revoke them, and an analyst list, upload and delete rules", async () => {
     await cluster.withLogsOnFailure(async () => {
       const operator = await signIn({ role: 'operator', password: operatorPassword() });
       expect(operator.status).toBe(200);
@@ -101,9 +102,35 @@ describe('distributed: the console on findings-api uses the account and rules se
       expect(dictionaries.status).toBe(200);
       expect(Object.keys(dictionaries.body.threats).length).toBeGreaterThan(0);
 
-      // What the services' public APIs cannot do is refused with a message, not a 5xx.
-      expect((await operator.call('POST', `/keys/${created.body.keyHash}/expiry`, { expiresAt: null })).status).toBe(501);
+      // Expiry goes through the account service's PATCH /admin/v1/keys/:id; the key directories follow it.
+      const keyListing = async () =>
+        (await cluster.request('GET', '/admin/v1/keys', { key: null, headers: { authorization: `Bearer ${cluster.adminToken()}` } })).body.find(
+          (k: any) => k.keyHash === created.body.keyHash,
+        );
+      const future = await operator.call('POST', `/keys/${created.body.keyHash}/expiry`, { expiresAt: '2031-01-31T00:00:00Z' });
+      expect(future).toMatchObject({ status: 201, body: { keyHash: created.body.keyHash, expiresAt: '2031-01-31T00:00:00.000Z', workspaceName: 'split-console' } });
+      expect((await keyListing()).expiresAt).toBe('2031-01-31T00:00:00.000Z');
+      expect((await operator.call('POST', `/keys/${created.body.keyHash}/expiry`, { expiresAt: '2020-01-01T00:00:00Z' })).status).toBe(201);
+      await eventually(async () => ((await analyst.call('GET', '/rules')).status === 403 ? true : undefined), 20_000);
+      const cleared = await operator.call('POST', `/keys/${created.body.keyHash}/expiry`, { expiresAt: null });
+      expect(cleared).toMatchObject({ status: 201, body: { expiresAt: null } });
+      expect((await keyListing()).expiresAt).toBeNull();
+      await eventually(async () => ((await analyst.call('GET', '/rules')).status === 200 ? true : undefined), 20_000);
+      expect((await operator.call('POST', '/keys/0000000000000000/expiry', { expiresAt: null })).status).toBe(404);
       expect((await operator.call('POST', '/keys/0000000000000000/revoke', {})).status).toBe(404);
+
+      // Deleting one rule goes through the rules service's operator route, for the analyst's own workspace only:
+      // the same rule id stored by another workspace (the bootstrap key's) stays.
+      const otherWorkspace = await cluster.request('POST', '/v1/detections', { headers: ZIP_HEADERS, body: markerRuleZip(RULE_ID, 'other-workspace.test') });
+      expect(otherWorkspace.body).toEqual({ accepted: 1 });
+      const deleted = await analyst.call('POST', '/rules/delete', { id: RULE_ID });
+      expect(deleted).toMatchObject({ status: 200, body: { deleted: [RULE_ID] } });
+      expect((await analyst.call('GET', '/rules')).body.rules).toEqual([]);
+      expect((await cluster.request('GET', '/v1/detections', { key })).body.rules).toEqual([]);
+      expect((await cluster.request('GET', '/v1/detections')).body.rules.map((r: any) => r.id)).toEqual([RULE_ID]);
+      const gone = await analyst.call('POST', '/rules/delete', { id: RULE_ID });
+      expect(gone.status).toBe(404);
+      expect(gone.body.message).toMatch(/no stored rule|No stored rule/);
 
       const revoked = await operator.call('POST', `/keys/${created.body.keyHash}/revoke`, {});
       expect(revoked).toMatchObject({ status: 201, body: { status: 'revoked', workspaceName: 'split-console' } });

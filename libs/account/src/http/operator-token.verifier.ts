@@ -2,10 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import type { CredentialCheck, CredentialVerifier } from '@vigil/platform';
-import { adminTokenMatches, ensureAdminToken } from '../admin-token';
+import { adminTokenMatches, ensureAdminTokenFile, operatorTokenFile } from '../admin-token';
 
 /**
- * The operator API's credential: `Authorization: Bearer <contents of <data dir>/admin-token>`, compared in
+ * The operator API's credential: `Authorization: Bearer <contents of <data dir>/admin-token>` (or of
+ * `VIGIL_ADMIN_TOKEN_FILE`), compared in
  * constant time. The request gate calls it before any body is read; AdminGuard where no gate ran.
  */
 @Injectable()
@@ -13,7 +14,7 @@ export class OperatorTokenVerifier implements CredentialVerifier {
   private readonly token: string;
 
   constructor(@Inject(VIGIL_CONFIG) config: VigilConfig) {
-    this.token = ensureAdminToken(config.dataDir);
+    this.token = ensureAdminTokenFile(operatorTokenFile(config));
   }
 
   async verify(headers: IncomingHttpHeaders): Promise<CredentialCheck> {

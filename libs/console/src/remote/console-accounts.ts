@@ -1,11 +1,11 @@
-import * as fs from 'node:fs';
-import { HttpException, HttpStatus, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { AccountService, AccountStatusService, adminTokenFile, KeyNotFoundError, type AccountStatus, type KeyListing } from '@vigil/account';
+import { AccountService, AccountStatusService, KeyNotFoundError, type AccountStatus, type KeyListing } from '@vigil/account';
 import type { Principal } from '@vigil/auth';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import type { ApiKeyRecord } from '@vigil/contracts';
 import { DISTINCT_COUNTER, type DistinctCounter } from '@vigil/counters';
+import { operatorTokenOf } from './operator-token';
 import { callService, unexpectedAnswer } from './service-http';
 
 export interface NewKey {
@@ -63,13 +63,11 @@ export class ConsoleAccounts {
 
   async setExpiry(hash: string, expiresAt: string | null): Promise<ApiKeyRecord> {
     const local = this.local();
-    if (!local) {
-      throw new HttpException(
-        { message: "The account service's operator API cannot change a key's expiry; do it where the account service runs in the console's process (all-in-one)" },
-        HttpStatus.NOT_IMPLEMENTED,
-      );
-    }
-    return withKnownKey(hash, () => local.setExpiry(hash, expiresAt));
+    if (local) return withKnownKey(hash, () => local.setExpiry(hash, expiresAt));
+    const answer = await this.remote('PATCH', `/admin/v1/keys/${encodeURIComponent(hash)}`, { expiresAt });
+    if (answer.status === 404) throw new NotFoundException({ message: `No key ${hash}` });
+    if (answer.status !== 200) throw unexpectedAnswer('account', answer);
+    return answer.body as ApiKeyRecord;
   }
 
   statusOf(principal: Principal, now: Date): Promise<AccountStatus> {
@@ -89,21 +87,10 @@ export class ConsoleAccounts {
     if (!baseUrl) {
       throw new ServiceUnavailableException({ message: 'This needs the account service: it does not run in this process and VIGIL_ACCOUNT_URL is not set' });
     }
-    const token = this.operatorToken();
+    const token = operatorTokenOf(this.config);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return callService('account', baseUrl, method, path, { headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  }
-
-  /** VIGIL_ACCOUNT_ADMIN_TOKEN, else this process's own admin token file (a data directory shared with the account service). */
-  private operatorToken(): string {
-    const configured = this.config.remoteServices?.accountAdminToken;
-    if (configured) return configured;
-    try {
-      return fs.readFileSync(adminTokenFile(this.config.dataDir), 'utf8').trim();
-    } catch {
-      throw new ServiceUnavailableException({ message: "VIGIL_ACCOUNT_ADMIN_TOKEN is not set and this process's data directory holds no admin-token" });
-    }
   }
 }
 

@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import type { CustomerRuleSummary, FlagDictionary, ThreatDictionary } from '@vigil/contracts';
 import { CustomerRulesService, InventoryService, UploadBudgetError, UploadValidationBusyError, ZipRejectedError } from '@vigil/rules';
+import { operatorTokenOf } from './operator-token';
 import { callService, unexpectedAnswer, type ServiceResponse } from './service-http';
 
 /** The rules service refusing the analyst's own key (revoked or expired since the last check) is their 401/403. */
@@ -29,7 +30,7 @@ export interface UploadAnswer {
 /**
  * The rules service as the console's analyst pages use it: the services of this process when the rules service
  * runs here (all-in-one), else its public API at VIGIL_RULES_URL, called with the analyst's own API key, so the
- * rules service applies its own checks and workspace.
+ * rules service applies its own checks and workspace (deleting one rule excepted: see remove()).
  */
 @Injectable()
 export class ConsoleRules {
@@ -56,18 +57,22 @@ export class ConsoleRules {
     throw unexpectedAnswer('rules', answer, ANALYST_KEY_REFUSED);
   }
 
-  /** Deletes one stored rule; the rules service's public API has no call for it, so only in-process. */
+  /**
+   * Deletes one stored rule of the analyst's own workspace. The rules service's public API cannot, so a split
+   * deployment uses its operator route, with the operator token, for the workspace of the console session only.
+   */
   async remove(analyst: AnalystIdentity, id: string): Promise<string[]> {
     const local = this.local(CustomerRulesService);
-    if (!local) {
-      throw new HttpException(
-        { message: 'The rules API cannot delete a single rule; upload the remaining rules with import_mode=replace instead' },
-        HttpStatus.NOT_IMPLEMENTED,
-      );
+    if (local) {
+      const deleted = await local.remove(analyst.workspaceId, [id]);
+      if (deleted.length === 0) throw new NotFoundException({ message: `No stored rule has the id ${JSON.stringify(id)}` });
+      return deleted;
     }
-    const deleted = await local.remove(analyst.workspaceId, [id]);
-    if (deleted.length === 0) throw new NotFoundException({ message: `No stored rule has the id ${JSON.stringify(id)}` });
-    return deleted;
+    const path = `/admin/v1/workspaces/${encodeURIComponent(analyst.workspaceId)}/rules/${encodeURIComponent(id)}`;
+    const answer = await callService('rules', this.rulesUrl(), 'DELETE', path, { headers: { authorization: `Bearer ${operatorTokenOf(this.config)}` } });
+    if (answer.status === 404) throw new NotFoundException({ message: `No stored rule has the id ${JSON.stringify(id)}` });
+    if (answer.status !== 200) throw unexpectedAnswer('rules', answer);
+    return (answer.body as { deleted: string[] }).deleted;
   }
 
   async dictionaries(analyst: AnalystIdentity): Promise<{ threats: ThreatDictionary; flags: FlagDictionary }> {
@@ -88,10 +93,14 @@ export class ConsoleRules {
   }
 
   private remote(analyst: AnalystIdentity, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<ServiceResponse> {
+    const authorization = `Basic ${Buffer.from(`${analyst.apiKey}:`).toString('base64')}`;
+    return callService('rules', this.rulesUrl(), method, path, { headers: { ...headers, authorization }, body });
+  }
+
+  private rulesUrl(): string {
     const baseUrl = this.config.remoteServices?.rulesUrl;
     if (!baseUrl) throw new ServiceUnavailableException({ message: 'This needs the rules service: it does not run in this process and VIGIL_RULES_URL is not set' });
-    const authorization = `Basic ${Buffer.from(`${analyst.apiKey}:`).toString('base64')}`;
-    return callService('rules', baseUrl, method, path, { headers: { ...headers, authorization }, body });
+    return baseUrl;
   }
 }
 

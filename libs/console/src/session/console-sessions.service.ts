@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { adminTokenMatches, ensureAdminToken } from '@vigil/account';
+import { adminTokenMatches, ensureAdminTokenFile, operatorTokenFile } from '@vigil/account';
 import { KeyDirectoryService, type Principal } from '@vigil/auth';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { SessionStore, type ConsoleSession } from './session-store';
@@ -31,7 +31,7 @@ export class ConsoleSessionsService {
   ) {
     this.store = new SessionStore((config.console?.sessionMinutes ?? DEFAULT_SESSION_MINUTES) * 60_000);
     this.secureCookies = config.tls.kind !== 'none';
-    this.adminToken = ensureAdminToken(config.dataDir);
+    this.adminToken = ensureAdminTokenFile(operatorTokenFile(config));
     this.adminPassword = config.console?.adminPassword;
   }
 

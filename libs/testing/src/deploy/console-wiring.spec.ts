@@ -23,14 +23,17 @@ describe('Kubernetes: the console in findings-api reaches the account and rules 
     expect(find('Service', 'rules')).toBeDefined();
   });
 
-  it("gives findings-api the same operator token the account service keeps as <data>/admin-token", () => {
+  it("gives findings-api the same operator token the account and rules services keep as <data>/admin-token", () => {
     const tokenSource = pod('findings-api').containers[0].env?.find((v) => v.name === 'VIGIL_ACCOUNT_ADMIN_TOKEN')?.valueFrom?.secretKeyRef;
     expect(tokenSource).toEqual({ name: 'vigil-secrets', key: 'VIGIL_ACCOUNT_ADMIN_TOKEN' });
-    const account = pod('account');
-    const mount = account.containers[0].volumeMounts?.find((m) => m.mountPath === '/data/admin-token');
-    expect(mount?.subPath).toBe('admin-token');
-    const volume = account.volumes?.find((v) => v.name === mount?.name);
-    expect(volume?.secret).toMatchObject({ secretName: 'vigil-secrets', items: [{ key: 'VIGIL_ACCOUNT_ADMIN_TOKEN', path: 'admin-token' }] });
+    // The rules service takes the same token on its operator route (the console deletes single rules with it).
+    for (const name of ['account', 'rules']) {
+      const service = pod(name);
+      const mount = service.containers[0].volumeMounts?.find((m) => m.mountPath === '/data/admin-token');
+      expect({ name, subPath: mount?.subPath }).toEqual({ name, subPath: 'admin-token' });
+      const volume = service.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.secret).toMatchObject({ secretName: 'vigil-secrets', items: [{ key: 'VIGIL_ACCOUNT_ADMIN_TOKEN', path: 'admin-token' }] });
+    }
     const secret = find('Secret', 'vigil-secrets') as K8sObject & { stringData: Record<string, string> };
     // The placeholder must pass the variable's validation (16+ printable characters), else findings-api would not start.
     expect(secret.stringData.VIGIL_ACCOUNT_ADMIN_TOKEN).toMatch(/^[\x21-\x7e]{16,512}$/);

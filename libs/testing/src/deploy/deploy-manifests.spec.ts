@@ -160,6 +160,35 @@ describe('docker-compose.yml', () => {
     }
     expect(services.proxy.volumes).toContain('./deploy/nginx/vigil.conf:/etc/nginx/conf.d/default.conf:ro');
   });
+
+  it("wires the console in findings-api to the account and rules services, with the operator token they share", () => {
+    const env = services['findings-api'].environment;
+    for (const [variable, service] of [['VIGIL_ACCOUNT_URL', 'account'], ['VIGIL_RULES_URL', 'rules']]) {
+      const url = new URL(env[variable]);
+      expect({ variable, host: url.hostname, port: url.port }).toEqual({ variable, host: service, port: services[service].environment.VIGIL_PORT });
+    }
+    // One token file: written by the account service on a volume that rules and findings-api mount read-only.
+    const tokenFile: string = services.account.environment.VIGIL_ADMIN_TOKEN_FILE;
+    expect(tokenFile).toMatch(/^\/[^:]+\/admin-token$/);
+    const tokenDir = path.posix.dirname(tokenFile);
+    const mountOf = (name: string) => (services[name].volumes as string[]).map((v) => v.split(':')).find(([, target]) => target === tokenDir);
+    const [volume, , accountMode] = mountOf('account')!;
+    expect(compose.volumes).toHaveProperty([volume]);
+    expect(accountMode).toBeUndefined();
+    for (const name of ['rules', 'findings-api']) {
+      expect({ name, file: services[name].environment.VIGIL_ADMIN_TOKEN_FILE }).toEqual({ name, file: tokenFile });
+      expect({ name, mount: mountOf(name) }).toEqual({ name, mount: [volume, tokenDir, 'ro'] });
+      // The file exists only once the account service has started: they wait for it.
+      expect(services[name].depends_on.account).toEqual({ condition: 'service_healthy' });
+      expect(services[name].depends_on).toMatchObject({ kafka: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    }
+    expect(services['findings-api'].depends_on.rules).toEqual({ condition: 'service_healthy' });
+    expect(env.VIGIL_ACCOUNT_ADMIN_TOKEN).toBeUndefined();
+    // A new named volume takes the owner of its mount point in the image: the unprivileged user must own it.
+    const dockerfile = readFileSync(repoFile('deploy', 'Dockerfile'), 'utf8');
+    const chown = /^RUN mkdir -p (.+) && chown 1000:1000 (.+)$/m.exec(dockerfile);
+    expect(chown?.[2].split(' ')).toContain(tokenDir);
+  });
 });
 
 describe('deploy/Dockerfile', () => {

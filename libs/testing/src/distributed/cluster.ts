@@ -31,18 +31,17 @@ const DEFAULT_KEY = 'vgl_distributedE2eBootstrapKey0000001';
 const FIRST: ServiceApp = 'account';
 
 /**
- * The console runs in findings-api, which has no account or rules service: point it at theirs, with an operator
- * token written into the account service's data directory before its first start (it keeps an existing token).
+ * The console runs in findings-api, which has no account or rules service: point it at theirs. The operator
+ * token is one file that the account, rules and findings-api services all read (VIGIL_ADMIN_TOKEN_FILE, as in
+ * docker-compose.yml), written before their first start.
  */
-function wireConsole(services: ServiceProcess[]): void {
+function wireConsole(services: ServiceProcess[], tokenFile: string): void {
   const one = (app: ServiceApp) => services.find((s) => s.spec.app === app)!;
-  const account = one('account');
-  const token = randomBytes(32).toString('hex');
-  fs.mkdirSync(account.spec.dataDir, { recursive: true });
-  fs.writeFileSync(path.join(account.spec.dataDir, 'admin-token'), token + '\n', { mode: 0o600 });
+  fs.mkdirSync(path.dirname(tokenFile), { recursive: true });
+  fs.writeFileSync(tokenFile, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+  for (const app of ['account', 'rules', 'findings-api'] as const) one(app).spec.env.VIGIL_ADMIN_TOKEN_FILE = tokenFile;
   Object.assign(one('findings-api').spec.env, {
-    VIGIL_ACCOUNT_URL: account.baseUrl,
-    VIGIL_ACCOUNT_ADMIN_TOKEN: token,
+    VIGIL_ACCOUNT_URL: one('account').baseUrl,
     VIGIL_RULES_URL: one('rules').baseUrl,
   });
 }
@@ -101,7 +100,7 @@ export class DistributedCluster {
         );
       }
     }
-    wireConsole(services);
+    wireConsole(services, path.join(workDir, 'operator', 'admin-token'));
     const cluster = new DistributedCluster(kafka.value, redis.value, services, key, workDir);
     try {
       await Promise.all(services.filter((s) => s.spec.app === FIRST).map((s) => s.start()));
@@ -148,9 +147,9 @@ export class DistributedCluster {
     return api<T>({ baseUrl: target.baseUrl, key: key ?? '' }, method, pathAndQuery, { body: init.body, headers: init.headers, key });
   }
 
-  /** The operator token of the account service (`Authorization: Bearer ...` on /admin/v1/keys). */
+  /** The operator token of the account, rules and findings-api services (`Authorization: Bearer ...` on /admin/*). */
   adminToken(): string {
-    return fs.readFileSync(path.join(this.replicas('account')[0].spec.dataDir, 'admin-token'), 'utf8').trim();
+    return fs.readFileSync(path.join(this.workDir, 'operator', 'admin-token'), 'utf8').trim();
   }
 
   /** The tail of every service's log, for failure messages. */
