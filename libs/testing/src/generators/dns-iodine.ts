@@ -1,7 +1,7 @@
 import type { DnsEvent } from '@vigil/contracts';
 import type { Rng } from '../prng';
 import { seeded } from './seeded';
-import { checkTunnelDomain, dotify, payloadRoom, randomBytes, sessionEvents, type SessionStep, type TunnelSessionOptions } from './tunnel-session';
+import { checkTunnelDomain, dotify, packBits, payloadRoom, randomBytes, sessionEvents, type SessionStep, type TunnelSessionOptions } from './tunnel-session';
 
 export type IodineUpstreamEncoding = 'base32' | 'base64' | 'base64u' | 'base128';
 export type IodineDownstreamEncoding = 'base32' | 'base64' | 'base128' | 'raw';
@@ -36,22 +36,7 @@ const DOWNSTREAM_CHAR: Record<IodineDownstreamEncoding, string> = { base32: 't',
 const LABEL = 57; // iodine puts a dot after every 57 characters
 
 function encode(bytes: readonly number[], encoding: IodineUpstreamEncoding): string {
-  const bits = BITS[encoding];
-  const alphabet = ALPHABETS[encoding];
-  let out = '';
-  let buffer = 0;
-  let held = 0;
-  for (const byte of bytes) {
-    buffer = (buffer << 8) | byte;
-    held += 8;
-    while (held >= bits) {
-      held -= bits;
-      out += alphabet[(buffer >>> held) & ((1 << bits) - 1)];
-    }
-    buffer &= (1 << held) - 1;
-  }
-  if (held > 0) out += alphabet[(buffer << (bits - held)) & ((1 << bits) - 1)];
-  return out;
+  return packBits(bytes, BITS[encoding], ALPHABETS[encoding]);
 }
 
 /**

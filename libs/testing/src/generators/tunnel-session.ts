@@ -31,7 +31,7 @@ export function hexEncode(bytes: readonly number[]): string {
 }
 
 /** Bit-packs bytes into symbols of `bits` bits over `alphabet` (no padding), as base32/base64 encoders do. */
-function packBits(bytes: readonly number[], bits: number, alphabet: string): string {
+export function packBits(bytes: readonly number[], bits: number, alphabet: string): string {
   let out = '';
   let buffer = 0;
   let held = 0;
