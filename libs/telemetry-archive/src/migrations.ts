@@ -1,7 +1,8 @@
 import type { Migration } from '@vigil/store';
 
 /**
- * Accepted telemetry, kept 30 days, one row per bus record: the events of one request from one source IP,
+ * Accepted telemetry, kept 30 days, one row per bus record: the events of one request on one events partition
+ * (`src_ip` is the first event's source; a record holds every host of the request on that partition),
  * stored as the JSON the gateway published. The consumer streams records verbatim into the `incoming` Null
  * table; a materialized view extracts the columns inside ClickHouse, so the archive costs the Node event loop
  * almost nothing. Query single events with `arrayJoin(JSONExtractArrayRaw(events, 'events'))`.

@@ -80,4 +80,18 @@ describe('GET /admin/v1/telemetry (real archive on embedded ClickHouse, over HTT
     expect((await search('workspace=nobody')).status).toBe(400);
     expect((await search('workspace=acme', false)).status).toBe(401);
   });
+
+  it('finds a host whose events were packed into one record behind another host (one partition)', async () => {
+    const events = [...benignDnsEvents(4, { hosts: 1, subnet: '10.98' }), ...benignDnsEvents(3, { hosts: 1, subnet: '10.97' })];
+    const packed = packTelemetryRecords(WORKSPACE.workspaceId, 'dns', events, Date.now(), 'req-packed', 1);
+    expect(packed).toHaveLength(1);
+    await app.get<Bus>(BUS).publish(TOPICS.events.name, packed);
+    const second = events[events.length - 1].srcIP as string;
+    let found: Awaited<ReturnType<typeof search>> | undefined;
+    for (let i = 0; i < 200 && (found?.lines.length ?? 0) < 3; i++) {
+      found = await search(`workspace=acme&host=${second}`);
+      if ((found.lines.length ?? 0) < 3) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(found!.lines.map((l) => l.event.srcIP)).toEqual([second, second, second]);
+  });
 });

@@ -38,8 +38,7 @@ export async function* searchArchivedEvents(store: ServiceStore, workspaceId: st
     params.types = query.types;
   }
   if (query.host && 'ip' in query.host) {
-    // A batch holds one host's events (the events topic is keyed by workspace and source IP); checked per event too.
-    where.push('src_ip = {hostIp:String}');
+    // Checked per event: a batch packs the events of every host of one partition (its src_ip is only the first's).
     eventFilter.push("JSONExtractString(event, 'srcIP') = {hostIp:String}");
     params.hostIp = query.host.ip;
   } else if (query.host) {
