@@ -242,6 +242,8 @@ describe('the web console', () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('heading', { name: /Overview/ }).waitFor();
     await page.locator('figure.chart svg').first().waitFor();
+    // The ingest rate of the analyst's workspace: the telemetry this test sent, counted by the archive.
+    await page.getByRole('img', { name: /^Events received per hour: .*\b[1-9]\d*$/ }).waitFor();
     await checkPage(page, 'analyst-overview');
 
     await page.getByRole('link', { name: 'Explain' }).click();

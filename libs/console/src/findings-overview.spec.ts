@@ -31,8 +31,9 @@ describe('findings overview', () => {
     expect(detectionIds(findings[1])).toEqual(['dns_tunnel', 'dga']);
   });
 
-  it('counts per severity, detection, hour and host', () => {
-    expect(summarise(findings, true)).toEqual({
+  it('counts per severity, detection, hour and host, next to the ingest rate it is given', () => {
+    const ingest = [{ hour: '2026-01-01T10:00', events: 1200 }];
+    expect(summarise(findings, true, ingest)).toEqual({
       total: 3,
       bySeverity: { '2': 1, '4': 2 },
       byDetection: { dga: 2, dns_tunnel: 1, oast: 1 },
@@ -44,6 +45,7 @@ describe('findings overview', () => {
         { host: '10.0.0.1', count: 2 },
         { host: '10.0.0.2', count: 1 },
       ],
+      ingestPerHour: ingest,
       truncated: true,
     });
   });

@@ -6,6 +6,8 @@ export interface Overview {
   byDetection: Record<string, number>;
   byHour: { hour: string; count: number }[];
   topHosts: { host: string; count: number }[];
+  /** Events the workspace sent per hour (all channels), from the telemetry archive. */
+  ingestPerHour: { hour: string; events: number }[];
   truncated: boolean;
 }
 
@@ -44,8 +46,8 @@ function sortedCounts(map: Map<string, number>, limit: number): [string, number]
   return [...map.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
 }
 
-/** Counts for the overview page: per severity, per detection, per hour of the finding's time, top hosts. */
-export function summarise(findings: OcsfDetectionFinding[], truncated: boolean): Overview {
+/** Counts for the overview page: per severity, per detection, per hour of the finding's time, top hosts; and the ingest rate. */
+export function summarise(findings: OcsfDetectionFinding[], truncated: boolean, ingestPerHour: Overview['ingestPerHour'] = []): Overview {
   const latest = latestVersions(findings);
   const severities = new Map<string, number>();
   const detections = new Map<string, number>();
@@ -64,6 +66,7 @@ export function summarise(findings: OcsfDetectionFinding[], truncated: boolean):
     byDetection: Object.fromEntries(sortedCounts(detections, 15)),
     byHour: [...hours.entries()].sort().map(([hour, count]) => ({ hour, count })),
     topHosts: sortedCounts(hosts, 10).map(([host, count]) => ({ host, count })),
+    ingestPerHour,
     truncated,
   };
 }

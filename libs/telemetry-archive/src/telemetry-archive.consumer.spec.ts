@@ -8,6 +8,7 @@ import { PlatformModule } from '@vigil/platform';
 import { STORE_FACTORY, type StoreFactory } from '@vigil/store';
 import { benignDnsEvents, makeTempDir } from '@vigil/testing';
 import { TELEMETRY_MIGRATIONS } from './migrations';
+import { eventsPerHour } from './search/ingest-rate';
 import { TelemetryArchiveModule } from './telemetry-archive.module';
 
 describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
@@ -49,6 +50,14 @@ describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
     expect(count).toBe(120);
     const hosts = await store.client.query({ query: `SELECT DISTINCT src_ip FROM telemetry.batches WHERE workspace_id = 'ws-archive'`, format: 'JSONEachRow' });
     expect((await hosts.json<{ src_ip: string }>()).length).toBe(4);
+  });
+
+  it('counts the events received per hour, re-deliveries once', async () => {
+    const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
+    const hours = await eventsPerHour(store, 'ws-archive', Date.now() - 3_600_000);
+    expect(hours.reduce((sum, h) => sum + h.events, 0)).toBe(120);
+    expect(hours.every((h) => /^\d{4}-\d{2}-\d{2}T\d{2}:00$/.test(h.hour))).toBe(true);
+    expect(await eventsPerHour(store, 'no-such-workspace', 0)).toEqual([]);
   });
 
   it('archives a record whose JSON spans lines (from another producer) intact', async () => {

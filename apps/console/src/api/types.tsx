@@ -61,5 +61,6 @@ export interface Overview {
   byDetection: Record<string, number>;
   byHour: { hour: string; count: number }[];
   topHosts: { host: string; count: number }[];
+  ingestPerHour: { hour: string; events: number }[];
   truncated: boolean;
 }

@@ -6,7 +6,7 @@ import { ErrorMessage, Notice } from '../components/messages';
 
 const SEVERITY_NAMES: Record<string, string> = { '1': 'Informational', '2': 'Low', '3': 'Medium', '4': 'High', '5': 'Critical', '6': 'Fatal' };
 
-/** The last 24 hours at a glance: findings per severity, per detection, per hour, and the busiest hosts. */
+/** The last 24 hours at a glance: findings per severity, per detection, per hour, the busiest hosts, and the ingest rate. */
 export function OverviewPage() {
   const [overview, setOverview] = useState<Overview | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -28,6 +28,7 @@ export function OverviewPage() {
             <BarChart title="Findings per detection" data={Object.entries(overview.byDetection).map(([k, v]) => ({ label: k, value: v }))} />
             <BarChart title="Findings per hour" data={overview.byHour.map((h) => ({ label: h.hour, value: h.count }))} />
             <BarChart title="Top hosts" data={overview.topHosts.map((h) => ({ label: h.host, value: h.count }))} />
+            <BarChart title="Events received per hour" data={overview.ingestPerHour.map((h) => ({ label: h.hour, value: h.events }))} />
           </div>
         </>
       )}

@@ -5,6 +5,8 @@ import type { Principal } from '@vigil/auth';
 import type { CustomerRuleSummary, OcsfDetectionFinding } from '@vigil/contracts';
 import { DnsExplainer, formatExplanation, IndicatorStore, type DnsNameExplanation } from '@vigil/detection-engine';
 import { FindingsStoreService, InvalidQueryError, parseMaxAge } from '@vigil/findings';
+import { STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
+import { eventsPerHour, TELEMETRY_MIGRATIONS } from '@vigil/telemetry-archive';
 import { summarise, type Overview } from '../findings-overview';
 import { ConsoleRules, type AnalystIdentity } from '../remote/console-rules';
 import { ConsoleGuard, ConsoleRoleRequired, type ConsoleRequest } from './console.guard';
@@ -24,6 +26,7 @@ const DOMAIN_NAME = /^[A-Za-z0-9_.-]{1,253}$/;
 @ConsoleRoleRequired('analyst')
 export class ConsoleAnalystController {
   private explainer?: DnsExplainer;
+  private archive?: Promise<ServiceStore>;
 
   constructor(
     private readonly modules: ModuleRef,
@@ -39,6 +42,18 @@ export class ConsoleAnalystController {
     if (!principal.registered) return { records: [], follow: follow ?? '', more: false, scanned: 0, withheld: true };
     const page = await this.page(principal, follow, maxAgeSeconds, EXPLORER_PAGE);
     return { records: page.items, follow: page.bookmark, more: page.more, scanned: page.items.length };
+  }
+
+  /** Events per hour over the last day from the telemetry archive (hosted with the findings; none without it). */
+  private async ingestPerHour(workspaceId: string): Promise<Overview['ingestPerHour']> {
+    let factory: StoreFactory;
+    try {
+      factory = this.modules.get<StoreFactory>(STORE_FACTORY, { strict: false });
+    } catch {
+      return []; // no store in this process
+    }
+    this.archive ??= factory.open('telemetry', TELEMETRY_MIGRATIONS);
+    return eventsPerHour(await this.archive, workspaceId, Date.now() - 86_400_000);
   }
 
   /** One page of alerts (legacy view) after `follow`, the alerts API's bookmark. */
@@ -66,7 +81,7 @@ export class ConsoleAnalystController {
       follow = page.bookmark;
       more = page.more && page.items.length > 0;
     }
-    return summarise(all, more);
+    return summarise(all, more, await this.ingestPerHour(principal.workspaceId));
   }
 
   @Get('rules')
