@@ -12,8 +12,7 @@
  * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>.
  */
 import { gunzipSync } from 'node:zlib';
-import { percentile } from './run';
-import { parseOnly } from './run';
+import { parseOnly, percentile } from './run';
 import { startVigil } from '@vigil/testing';
 import { Fleet } from './sustained/fleet';
 import { MaliciousHostProbes } from './sustained/probes';

@@ -3,6 +3,7 @@ export * from './http/create-http-app';
 export * from './http/api-exception.filter';
 export * from './http/credential-verifier';
 export * from './http/route-credentials';
+export * from './http/domain-errors';
 export * from './ops/readiness';
 export * from './ops/metrics';
 export * from './bootstrap';

@@ -5,6 +5,7 @@ import type { Principal } from '@vigil/auth';
 import type { CustomerRuleSummary, OcsfDetectionFinding } from '@vigil/contracts';
 import { DnsExplainer, formatExplanation, IndicatorStore, type DnsNameExplanation } from '@vigil/detection-engine';
 import { FindingsStoreService, InvalidQueryError, parseMaxAge } from '@vigil/findings';
+import { withDomainErrors, type DomainErrorStatus } from '@vigil/platform';
 import { STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
 import { eventsPerHour, TELEMETRY_MIGRATIONS } from '@vigil/telemetry-archive';
 import { summarise, type Overview } from '../findings-overview';
@@ -12,6 +13,8 @@ import { ConsoleRules, type AnalystIdentity } from '../remote/console-rules';
 import { ConsoleGuard, ConsoleRoleRequired, type ConsoleRequest } from './console.guard';
 import { serviceOf } from './optional-service';
 
+/** Bad paging input answers 400. */
+const QUERY_ERRORS: DomainErrorStatus[] = [[InvalidQueryError, 400]];
 /** Findings per call of the explorer (one page of the findings repository, after the API's bookmark). */
 const EXPLORER_PAGE = 500;
 /** The overview counts at most this many findings of the last day. */
@@ -64,7 +67,7 @@ export class ConsoleAnalystController {
     const maxAgeSeconds = maxAge(query.maxAge, 'alerts');
     if (!principal.registered) return { alerts: [], follow: follow ?? '', more: false, withheld: true };
     const stores = serviceOf(this.modules, FindingsStoreService, 'findings-api');
-    const page = await withQueryErrors(() => stores.alerts.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit: EXPLORER_PAGE }));
+    const page = await withDomainErrors(QUERY_ERRORS, () => stores.alerts.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit: EXPLORER_PAGE }));
     return { alerts: page.items, follow: page.bookmark, more: page.more };
   }
 
@@ -132,7 +135,7 @@ export class ConsoleAnalystController {
 
   private async page(principal: Principal, follow: string | undefined, maxAgeSeconds: number, limit: number) {
     const stores = serviceOf(this.modules, FindingsStoreService, 'findings-api');
-    return withQueryErrors(() => stores.findings.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit }));
+    return withDomainErrors(QUERY_ERRORS, () => stores.findings.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit }));
   }
 }
 
@@ -141,21 +144,7 @@ function analystOf(request: ConsoleRequest): AnalystIdentity {
   return { workspaceId: request.consolePrincipal!.workspaceId, apiKey: request.consoleSession!.apiKey ?? '' };
 }
 
-/** A bad bookmark or range is the caller's mistake: 400 with its message. */
-async function withQueryErrors<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof InvalidQueryError) throw new BadRequestException({ message: error.message });
-    throw error;
-  }
-}
-
+/** The maxAge parameter in the findings API's grammar; a bad one answers 400. */
 function maxAge(value: unknown, kind: 'findings' | 'alerts' = 'findings'): number {
-  try {
-    return parseMaxAge(typeof value === 'string' ? value : undefined, kind);
-  } catch (error) {
-    if (error instanceof InvalidQueryError) throw new BadRequestException({ message: error.message });
-    throw error;
-  }
+  return withDomainErrors(QUERY_ERRORS, () => parseMaxAge(typeof value === 'string' ? value : undefined, kind));
 }

@@ -1,5 +1,6 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { AdminGuard } from '@vigil/account';
+import { withDomainErrors, type DomainErrorStatus } from '@vigil/platform';
 import { DeliveryService, type TestOutcome } from '../delivery/delivery.service';
 import type { EscalationDestination } from '../destinations/destination';
 import { DestinationNotFoundError, DestinationRegistry } from '../destinations/destination-registry.service';
@@ -8,6 +9,13 @@ import { InvalidDestinationError } from '../destinations/input-reader';
 import { UnknownWorkspaceError, WorkspaceDirectoryService } from '../operator/workspace-directory.service';
 
 type ListedDestination = DestinationView & { workspaceName?: string };
+
+/** What the registry's and the delivery's errors answer. */
+const ERRORS: DomainErrorStatus[] = [
+  [InvalidDestinationError, 400],
+  [UnknownWorkspaceError, 400],
+  [DestinationNotFoundError, 404],
+];
 
 /**
  * Operator API of escalations (`vigil escalations ...`). Secrets are write-only: the answers show fingerprints,
@@ -25,55 +33,33 @@ export class AdminEscalationsController {
   @Get()
   list(@Query('workspace') workspace?: string): ListedDestination[] {
     if (workspace !== undefined && typeof workspace !== 'string') throw new BadRequestException({ message: 'workspace must be given once' });
-    return mapErrors(() => this.registry.list(workspace).map((d) => this.view(d)));
+    return withDomainErrors(ERRORS, () => this.registry.list(workspace).map((d) => this.view(d)));
   }
 
   @Post()
   async create(@Body() body: unknown): Promise<ListedDestination & { secret?: string }> {
-    const { destination, generatedSecret } = await mapErrorsAsync(() => this.registry.create(body));
+    const { destination, generatedSecret } = await withDomainErrors(ERRORS, () => this.registry.create(body));
     return { ...this.view(destination), ...(generatedSecret !== undefined ? { secret: generatedSecret } : {}) };
   }
 
   @Get(':id')
   get(@Param('id') id: string): ListedDestination {
-    return mapErrors(() => this.view(this.registry.get(id)));
+    return withDomainErrors(ERRORS, () => this.view(this.registry.get(id)));
   }
 
   @Delete(':id')
   async remove(@Param('id') id: string): Promise<{ removed: string }> {
-    await mapErrorsAsync(() => this.registry.remove(id));
+    await withDomainErrors(ERRORS, () => this.registry.remove(id));
     return { removed: id };
   }
 
   @Post(':id/test')
   @HttpCode(200)
   test(@Param('id') id: string): Promise<TestOutcome> {
-    return mapErrorsAsync(() => this.delivery.test(id));
+    return withDomainErrors(ERRORS, () => this.delivery.test(id));
   }
 
   private view(destination: EscalationDestination): ListedDestination {
     return { ...destinationView(destination), workspaceName: this.workspaces.nameOf(destination.workspaceId) };
-  }
-}
-
-function toHttpError(error: unknown): unknown {
-  if (error instanceof InvalidDestinationError || error instanceof UnknownWorkspaceError) return new BadRequestException({ message: error.message });
-  if (error instanceof DestinationNotFoundError) return new NotFoundException({ message: error.message });
-  return error;
-}
-
-function mapErrors<T>(action: () => T): T {
-  try {
-    return action();
-  } catch (error) {
-    throw toHttpError(error);
-  }
-}
-
-async function mapErrorsAsync<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    throw toHttpError(error);
   }
 }

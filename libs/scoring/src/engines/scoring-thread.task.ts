@@ -20,6 +20,9 @@ interface ThreadState {
 }
 
 let thread: Promise<ThreadState> | undefined;
+/** When the budget's usage last went back with a reply. */
+let usageReportedAt = 0;
+const USAGE_REPORT_INTERVAL_MS = 1000;
 
 async function setUp(setup: ThreadSetup): Promise<ThreadState> {
   const intel = await IntelRuntime.start(setup.intel, { logger: { log: () => undefined, warn: (m: string) => console.warn(m) } });
@@ -67,7 +70,11 @@ export async function handleScoringRequest(request: ScoringRequest): Promise<unk
       const { engine, sigma } = engineOf(s, request.engineId, request.setup !== undefined);
       const records = request.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: r.headers }));
       const scored = scoreTelemetryRecords(engine, sigma, request.topic, records);
-      const reply: ScoreReply = { findings: toWire(scored.findings), alerts: toWire(scored.alerts), deadLetters: toWire(scored.deadLetters), events: scored.events, usage: s.budget.usage() };
+      const reply: ScoreReply = { findings: toWire(scored.findings), alerts: toWire(scored.alerts), deadLetters: toWire(scored.deadLetters), events: scored.events };
+      if (Date.now() - usageReportedAt >= USAGE_REPORT_INTERVAL_MS) {
+        reply.usage = s.budget.usage();
+        usageReportedAt = Date.now();
+      }
       return reply;
     }
     case 'restore': {

@@ -125,7 +125,7 @@ export class WorkerEngines implements EngineSet {
     const worker = engine as WorkerEngine;
     const wire: WireRecord[] = records.map((r) => ({ key: r.key, value: r.value, headers: r.headers }));
     const reply = await worker.score(topic, wire);
-    this.usageByThread[worker.thread] = reply.usage;
+    if (reply.usage !== undefined) this.usageByThread[worker.thread] = reply.usage;
     const fromWire = (list: WireRecord[]) => list.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: r.headers }));
     return { findings: fromWire(reply.findings), alerts: fromWire(reply.alerts), deadLetters: fromWire(reply.deadLetters), events: reply.events };
   }

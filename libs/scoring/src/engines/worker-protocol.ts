@@ -30,8 +30,8 @@ export interface ScoreReply {
   alerts: WireRecord[];
   deadLetters: WireRecord[];
   events: number;
-  /** The thread's state budget after the batch. */
-  usage: Record<string, DetectionStateUsage>;
+  /** The thread's state budget after the batch, at most once a second (for the metrics). */
+  usage?: Record<string, DetectionStateUsage>;
 }
 
 /** The engine is not in the thread (the thread was replaced after a failure): the partition must be rebuilt. */

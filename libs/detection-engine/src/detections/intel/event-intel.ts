@@ -40,12 +40,12 @@ export function subjectHostname(subject: unknown): string | undefined {
  */
 export class EventIntelLookup {
   private lastEvent?: ObservedEvent;
-  private lastIntel?: EventIntel;
+  private lastIntel: EventIntel = { matches: NONE };
 
   constructor(readonly store: IndicatorStore) {}
 
   of(observed: ObservedEvent): EventIntel {
-    if (observed !== this.lastEvent || this.lastIntel === undefined) {
+    if (observed !== this.lastEvent) {
       this.lastIntel = this.lookUp(observed);
       this.lastEvent = observed;
     }
