@@ -86,8 +86,8 @@ async function main(): Promise<void> {
     fleet.start(options.clients);
     probes.start(15_000);
     status.start(200);
-    console.log('| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB | state MB | evictions |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log('| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     const end = started + options.minutes * 60_000;
     let rowStart = samples[0];
     while (Date.now() < end) {
@@ -98,8 +98,9 @@ async function main(): Promise<void> {
       if (now.atMs - rowStart.atMs >= options.rowSeconds * 1000 - 2500) {
         const state = now.stateBytes === undefined ? '–' : (now.stateBytes / MB).toFixed(0);
         const evictions = now.evictions === undefined ? '–' : fmt(now.evictions);
+        const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
         console.log(
-          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${state} | ${evictions} |`,
+          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mb(now.threadHeapUsedBytes)} | ${mb(now.externalBytes)} | ${mb(now.storeEngineBytes)} | ${state} | ${evictions} |`,
         );
         rowStart = now;
       }

@@ -32,7 +32,9 @@ export const flightsimRuns: EvalSection = {
       ['encrypted dns: DNS over TLS to a public resolver', 'intel_encrypted_dns', 'ip', [{ ts: at(0), srcIP: '10.0.1.17', destIP: '1.1.1.1', destPort: 853, proto: 'tcp', bytesOut: 3000, packetsOut: 20, bytesIn: 6000, packetsIn: 20 }]],
       ['ssh transfer: 200 MB over SSH to port 22', 'large_ssh_transfer', 'ip', [{ ts: at(0), srcIP: '10.0.1.18', destIP: '185.220.70.12', destPort: 22, proto: 'tcp', app: 'ssh', bytesOut: 200 * 1024 * 1024, packetsOut: 150_000, bytesIn: 2_000_000, packetsIn: 60_000, duration: 600 }]],
       ['http: executable download from an unpopular host', 'http_executable_download', 'http', [{ ts: at(0), srcIP: '10.0.1.19', url: 'http://cdn-update-check.xyz/files/setup.exe', method: 'GET', status: 200, contentType: 'application/x-msdownload', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }]],
-      ['tls: self-signed certificate on an Internet server', 'tls_self_signed_certificate', 'tls', [{ ts: at(0), srcIP: '10.0.1.20', destIP: '185.220.70.13', destPort: 443, issuer: 'CN=portal-login.xyz', subject: 'CN=portal-login.xyz' }]],
+      // flightsim has no TLS module (its c2 module makes plain TCP connections); this is the shape of a C2 implant's
+      // check-ins to a self-signed server, judged per host and destination: one such session is not an alert.
+      ['tls: C2-style check-ins to a self-signed server on the Internet (5 sessions, 1 min apart)', 'tls_suspicious_server', 'tls', Array.from({ length: 5 }, (_, i) => ({ ts: at(i * 60_000), srcIP: '10.0.1.20', destIP: '185.220.70.13', destPort: 443, issuer: 'CN=portal-login.xyz', subject: 'CN=portal-login.xyz' }))],
     ];
     const rows = shapes.map(([name, expected, type, events]) => {
       const { detections } = context.runEngine(type, events);

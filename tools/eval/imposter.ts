@@ -109,7 +109,11 @@ function grid(): ImposterWeights[] {
       for (const otherTld of [-1, 0])
         for (const appendedCharacter of [-1, 0])
           for (const muchPhishedBrand of [1, 2])
-            for (const typosquat of [0, 1]) out.push({ ...DEFAULT_IMPOSTER_WEIGHTS, threshold, firstCharacterEdit, otherTld, appendedCharacter, muchPhishedBrand, typosquat });
+            for (const typosquat of [0, 1])
+              for (const typingSlip of [0, 1])
+                for (const otherWords of [-1, 0])
+                  for (const shortBrand of [-1, 0])
+                    out.push({ ...DEFAULT_IMPOSTER_WEIGHTS, threshold, firstCharacterEdit, otherTld, appendedCharacter, muchPhishedBrand, typosquat, typingSlip, otherWords, shortBrand });
   return out;
 }
 

@@ -40,6 +40,26 @@ export const TLS_CASES: TlsCase[] = [
     events: (t0) => sessions(5, 300_000, t0, () => ({ destIP: '45.77.10.21', destPort: 4444, subject: '/C=AU/ST=Some-State/O=Internet Widgits Pty Ltd', issuer: '/C=AU/ST=Some-State/O=Internet Widgits Pty Ltd' })),
   },
   {
+    name: 'C2 check-ins: 5 sessions a minute apart to a self-signed server named under an abused TLD (CN=portal-login.xyz) on 443',
+    fires: true,
+    events: (t0) => sessions(5, 60_000, t0, () => ({ destIP: '45.77.10.25', destPort: 443, subject: 'CN=portal-login.xyz', issuer: 'CN=portal-login.xyz' })),
+  },
+  {
+    name: "3 sessions to a self-signed server with a public name on 443, client JA3 of the intel seed's Cobalt Strike entry",
+    fires: true,
+    events: (t0) => sessions(3, 60_000, t0, () => ({ destIP: '45.77.10.26', destPort: 443, ...selfSigned('update-srv.net', t0, 365), ja3: '724dedf93fb5a3636a0f1ee8fcec8801' })),
+  },
+  {
+    name: 'one session to a self-signed server named under an abused TLD (CN=portal-login.xyz) on 443',
+    fires: false,
+    events: (t0) => sessions(1, 0, t0, () => ({ destIP: '45.77.10.27', destPort: 443, subject: 'CN=portal-login.xyz', issuer: 'CN=portal-login.xyz' })),
+  },
+  {
+    name: 'the same server with an ordinary browser JA3: 3 sessions to a self-signed server with a public name on 443',
+    fires: false,
+    events: (t0) => sessions(3, 60_000, t0, () => ({ destIP: '45.77.10.28', destPort: 443, ...selfSigned('update-srv.net', t0, 365), ja3: 'cd08e31494f9531f560d64c695473da9' })),
+  },
+  {
     name: 'one session to a self-signed intranet appliance on 443',
     fires: false,
     events: (t0) => sessions(1, 0, t0, () => ({ destIP: '192.168.10.2', destPort: 443, ...selfSigned('nas01', t0, 3650) })),

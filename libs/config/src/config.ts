@@ -122,11 +122,15 @@ export interface VigilConfig {
   snapshotIntervalMs: number;
   /** Scoring engine: estimated memory all detection state of the process may hold (`VIGIL_SCORING_MEMORY_MB`). */
   scoringMemoryBytes: number;
+  /** All-in-one: telemetry is refused (429) while scoring is further behind than this (`VIGIL_SCORING_BACKLOG_MS`; 0: never). */
+  scoringBacklogMs: number;
   /**
    * Scoring engine: worker threads that score (`VIGIL_SCORING_WORKERS`, default the number of cores); 0 scores in
    * the main thread. Optional here so hand-built configurations in tests score in their own thread.
    */
   scoringWorkers?: number;
+  /** Threads that parse and validate telemetry bodies (`VIGIL_INGEST_WORKERS`; 0: the main thread). */
+  ingestWorkers?: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** `VIGIL_LOG_FORMAT`: JSON lines (pino), Nest's readable lines, or `auto` (JSON unless stdout is a terminal). */
   logFormat?: 'auto' | 'json' | 'text';
@@ -387,8 +391,10 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     bootstrapKey,
     visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
-    scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 512, 16, 262_144) * 1024 * 1024,
+    scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 256, 16, 262_144) * 1024 * 1024,
+    scoringBacklogMs: readInteger(env, 'VIGIL_SCORING_BACKLOG_MS', 500, 0, 600_000),
     scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
+    ingestWorkers: readInteger(env, 'VIGIL_INGEST_WORKERS', Math.max(1, Math.floor(availableParallelism() / 2)), 0, 64),
     logLevel: readLogLevel(env),
     logFormat: readLogFormat(env),
     remoteServices: readRemoteServices(env),

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@vigil/auth';
 import { BusBackpressureError, type Bus, type BusRecord } from '@vigil/bus';
+import { loadConfig } from '@vigil/config';
 import { MemoryDistinctCounter } from '@vigil/counters';
 import { IngestController, UNAVAILABLE_RETRY_AFTER_SECONDS } from './ingest.controller';
 import { TelemetryIntake } from './telemetry-intake';
@@ -39,17 +40,22 @@ async function statusOf(promise: Promise<unknown>): Promise<{ status: number; re
 
 describe('IngestController when the bus cannot take the events', () => {
   it('answers 503 with the bus Retry-After on backpressure', async () => {
-    const controller = new IngestController(new TelemetryIntake(failingBus(new BusBackpressureError(7)), new MemoryDistinctCounter()));
-    const answer = await statusOf(controller.ingest('dns', request, principal));
+    const intake = new TelemetryIntake(failingBus(new BusBackpressureError(7)), new MemoryDistinctCounter(), loadConfig({ VIGIL_INGEST_WORKERS: '0' }));
+    const answer = await statusOf(new IngestController(intake).ingest('dns', request, principal));
     expect(answer).toEqual({ status: 503, retryAfter: 7, message: 'the event bus is saturated; retry later' });
   });
 
   it('answers 503 (not 500) with a default Retry-After when the broker is unreachable', async () => {
     const bus = failingBus(new Error('KafkaJSNumberOfRetriesExceeded: connect ECONNREFUSED'));
-    const controller = new IngestController(new TelemetryIntake(bus, new MemoryDistinctCounter()));
-    const answer = await statusOf(controller.ingest('dns', request, principal));
-    expect(answer.status).toBe(503);
-    expect(answer.retryAfter).toBe(UNAVAILABLE_RETRY_AFTER_SECONDS);
-    expect(bus.published).toHaveLength(1);
+    // Prepared in an ingest thread this time: the failure is answered the same way.
+    const intake = new TelemetryIntake(bus, new MemoryDistinctCounter(), loadConfig({ VIGIL_INGEST_WORKERS: '1' }));
+    try {
+      const answer = await statusOf(new IngestController(intake).ingest('dns', request, principal));
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe(UNAVAILABLE_RETRY_AFTER_SECONDS);
+      expect(bus.published).toHaveLength(1);
+    } finally {
+      await intake.onModuleDestroy();
+    }
   });
 });

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { BUS, BusBackpressureError, type Bus } from '@vigil/bus';
+import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { TOPICS, type TelemetryType } from '@vigil/contracts';
 import { DISTINCT_COUNTER, endpointsSeenScope, type DistinctCounter } from '@vigil/counters';
-import { parseTelemetryBatch } from '@vigil/ingest';
-import { endpointsOf } from './endpoints';
+import { scoringBacklog } from '@vigil/platform';
 import { ingestMetrics } from './ingest-metrics';
-import { packTelemetryRecords } from './pack-batches';
+import { IngestThreadsBusyError, TelemetryPreparer } from './prepare/telemetry-preparer';
 
 /** Retry-After for a bus failure that is not backpressure (e.g. the broker is unreachable). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -32,23 +32,34 @@ export class TelemetryBusUnavailableError extends Error {
 
 /**
  * The gateway's one way onto the events topic, for every channel (HTTP `POST /v1/events/{type}`, SFTP uploads):
- * split, validate and normalise a body of JSON events, pack them per host, publish durably, count the
- * endpoints seen and the ingest metrics. Resolves only once the bus has the events on disk.
+ * split, validate and normalise a body of JSON events and pack them per host (in an ingest thread, see
+ * TelemetryPreparer), publish durably, count the endpoints seen and the ingest metrics. Resolves only once the
+ * bus has the events on disk.
  */
 @Injectable()
-export class TelemetryIntake {
+export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TelemetryIntake.name);
+  private readonly preparer: TelemetryPreparer;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(DISTINCT_COUNTER) private readonly endpoints: DistinctCounter,
-  ) {}
+    @Inject(VIGIL_CONFIG) config: VigilConfig,
+  ) {
+    this.preparer = new TelemetryPreparer(config.ingestWorkers ?? 0);
+  }
 
   /** `notJson`: the body held no JSON object at all (nothing published). */
   async accept(workspaceId: string, type: TelemetryType, body: Buffer, now = new Date()): Promise<IntakeOutcome> {
-    const parsed = parseTelemetryBatch(type, body, now);
-    if (parsed.notJson) return { notJson: true };
-    const records = packTelemetryRecords(workspaceId, type, parsed.events, now.getTime());
+    let prepared;
+    try {
+      prepared = await this.preparer.prepare(workspaceId, type, body, now.getTime());
+    } catch (error) {
+      if (error instanceof IngestThreadsBusyError) throw new TelemetryBusUnavailableError(error.message, 1);
+      throw error;
+    }
+    if (prepared.notJson) return { notJson: true };
+    const { records } = prepared;
     try {
       await this.bus.publish(TOPICS.events.name, records);
     } catch (error) {
@@ -56,8 +67,17 @@ export class TelemetryIntake {
       this.logger.warn(`publishing ${records.length} record(s) failed: ${String(error)}`);
       throw new TelemetryBusUnavailableError('the event bus is unavailable; retry later', UNAVAILABLE_RETRY_AFTER_SECONDS);
     }
-    await this.endpoints.add(endpointsSeenScope(workspaceId, now), endpointsOf(parsed.events));
-    ingestMetrics.record(type, parsed.received, parsed.events.length, parsed.rejected);
-    return { notJson: false, received: parsed.received, accepted: parsed.events.length, rejected: parsed.rejected };
+    scoringBacklog.published(prepared.accepted);
+    await this.endpoints.add(endpointsSeenScope(workspaceId, now), prepared.endpoints);
+    ingestMetrics.record(type, prepared.received, prepared.accepted, prepared.rejected);
+    return { notJson: false, received: prepared.received, accepted: prepared.accepted, rejected: prepared.rejected };
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.preparer.warmUp();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.preparer.close();
   }
 }

@@ -9,3 +9,4 @@ export * from './ops/metrics';
 export * from './bootstrap';
 export * from './logging';
 export * from './workers';
+export * from './flow/scoring-backlog';

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { StateUsageSource } from './engines/engine-set';
-import { metricsRegistry } from '@vigil/platform';
+import { metricsRegistry, scoringBacklog } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
 const findings = new Counter({ name: 'vigil_finding_records_total', help: 'Finding records (creates and updates) emitted', registers: [metricsRegistry] });
@@ -104,6 +104,38 @@ new Gauge({
   registers: [metricsRegistry],
   collect() {
     this.set(reportedBudget?.capacityBytes ?? 0);
+  },
+});
+
+new Gauge({
+  name: 'vigil_scoring_thread_heap_bytes',
+  help: 'V8 heap of each scoring worker thread (used and total), reported at most once a second',
+  labelNames: ['thread', 'kind'],
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    (reportedBudget?.threadHeaps() ?? []).forEach((heap, i) => {
+      this.set({ thread: String(i + 1), kind: 'used' }, heap.usedBytes);
+      this.set({ thread: String(i + 1), kind: 'total' }, heap.totalBytes);
+    });
+  },
+});
+
+new Gauge({
+  name: 'vigil_scoring_backlog_events',
+  help: 'Events this process accepted that its scoring engine has not scored yet',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(scoringBacklog.backlogEvents);
+  },
+});
+new Counter({
+  name: 'vigil_ingest_shed_total',
+  help: 'Telemetry bodies refused with 429 because scoring in this process was further behind than VIGIL_SCORING_BACKLOG_MS',
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    this.inc(scoringBacklog.shedCount);
   },
 });
 

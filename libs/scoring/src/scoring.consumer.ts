@@ -3,7 +3,7 @@ import { BUS, type Bus, type BusBatch, type BusRecord, type ConsumedRecord, type
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { decodeRuleSetRecord, TOPICS } from '@vigil/contracts';
 import { IndicatorStore } from '@vigil/detection-engine';
-import { Readiness } from '@vigil/platform';
+import { Readiness, scoringBacklog } from '@vigil/platform';
 import { PartitionScorer, type PartitionScorerOptions } from './partitioned/partition-scorer';
 import type { ScoringEngine } from './partitioned/scoring-engine';
 import type { EngineSet } from './engines/engine-set';
@@ -12,6 +12,8 @@ import type { ScoredBatch } from './engines/score-records';
 import { WorkerEngines } from './engines/worker-engines';
 import { SnapshotDirectory } from './partitioned/snapshot-directory';
 import { reportStateBudget, scoringMetrics, stateMetrics } from './scoring-metrics';
+import { IntelRuntime } from './intel/intel-runtime';
+import { reportIntel } from './intel/intel-metrics';
 import { SigmaHitSource } from './sigma/sigma-hit-source';
 
 export const SCORING_GROUP = 'scoring-engine';
@@ -25,6 +27,9 @@ export interface ScoringOptions {
   group?: string;
 }
 export const SCORING_OPTIONS = Symbol('SCORING_OPTIONS');
+
+/** Backlog always admitted, whatever the scoring rate (e.g. before one is measured); any body is admitted below the limit. */
+const BACKLOG_FLOOR_EVENTS = 20_000;
 
 const DEFAULT_TUNING: Omit<PartitionScorerOptions, 'snapshotIntervalMs'> = {
   snapshotWaitMs: 10_000,
@@ -54,6 +59,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private stateSubscription?: Subscription;
   private timer?: NodeJS.Timeout;
   private readonly tickMs: number;
+  private readonly backlogMs: number;
   private readonly topics: Record<ScoringTopic, string>;
   private readonly group: string;
 
@@ -61,16 +67,20 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(BUS) private readonly bus: Bus,
     private readonly readiness: Readiness,
     @Inject(VIGIL_CONFIG) config: VigilConfig,
-    @Optional() @Inject(IndicatorStore) intel?: IndicatorStore,
+    @Optional() @Inject(IndicatorStore) intel?: IndicatorStore | null,
     @Optional() @Inject(SCORING_OPTIONS) overrides: ScoringOptions = {},
+    @Optional() @Inject(IntelRuntime) intelRuntime?: IntelRuntime | null,
   ) {
     readiness.expect('scoring-engine');
+    this.backlogMs = config.scoringBacklogMs;
     const threads = config.scoringWorkers ?? 0;
     this.engines =
       threads > 0
         ? new WorkerEngines({ threads, intel: config.intel, configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes })
         : new InThreadEngines({ intel: intel ?? new IndicatorStore(), configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes });
     reportStateBudget(this.engines);
+    const engines = this.engines;
+    reportIntel(() => (engines.threads > 0 ? engines.intelFigures() : intelRuntime?.figures()));
     this.topics = {
       events: TOPICS.events.name,
       findings: TOPICS.findings.name,
@@ -120,6 +130,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
       this.scorer.tick().catch((error: unknown) => this.logger.warn(`state checkpoint failed, retried next time: ${String(error)}`));
     }, this.tickMs);
     this.timer.unref();
+    scoringBacklog.arm({ maxDelayMs: this.backlogMs, floorEvents: BACKLOG_FLOOR_EVENTS });
     this.readiness.ready('scoring-engine');
   }
 
@@ -154,6 +165,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private async scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Promise<ScoredBatch> {
     const scored = await this.engines.score(engine, batch.topic, records);
     scoringMetrics.record(scored.events, scored.findings.length, scored.alerts.length);
+    scoringBacklog.scored(scored.events);
     return scored;
   }
 

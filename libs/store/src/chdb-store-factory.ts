@@ -72,6 +72,14 @@ export class ChdbStoreFactory implements StoreFactory {
     return next;
   }
 
+  /** Memory the embedded engine accounts for (its caches, parts being written, merges), once connected. */
+  async trackedMemoryBytes(): Promise<number | undefined> {
+    if (this.client === undefined || this.closing) return undefined;
+    const result = await this.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
+    const rows = await result.json<{ value: string | number }>();
+    return rows.length > 0 ? Number(rows[0].value) : undefined;
+  }
+
   /** Closes the engine connection and waits until chdb has really released the data directory. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();

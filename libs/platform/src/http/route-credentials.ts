@@ -7,6 +7,8 @@ export interface CredentialRule {
   credential: Credential;
   /** API keys only: an expired key is still let in (clients call account status to learn why they are refused). */
   expiredKeyAllowed?: boolean;
+  /** Refused with 429 while this process's scoring backlog is over its bound (see flow/scoring-backlog.ts). */
+  shedWhenScoringBehind?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export const ROUTE_CREDENTIALS: readonly CredentialRule[] = [
   { route: '/console', credential: 'none' },
   { route: '/console/*', credential: 'none' },
   { route: '/v1/account/status', credential: 'api-key', expiredKeyAllowed: true },
+  { route: '/v1/events/:type', credential: 'api-key', shedWhenScoringBehind: true },
   { route: '/v1/*', credential: 'api-key' },
   { route: '/admin/*', credential: 'operator-token' },
 ];

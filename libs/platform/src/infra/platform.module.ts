@@ -2,7 +2,9 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { BUS, createBus, type Bus } from '@vigil/bus';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { CountersModule } from '@vigil/counters';
-import { STORE_FACTORY, createStoreFactory, type StoreFactory } from '@vigil/store';
+import { ChdbStoreFactory, STORE_FACTORY, createStoreFactory, type StoreFactory } from '@vigil/store';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../ops/metrics';
 import { OpsController } from '../ops/ops.controller';
 import { Readiness } from '../ops/readiness';
 
@@ -26,7 +28,7 @@ export class PlatformModule implements OnApplicationShutdown {
       providers: [
         { provide: VIGIL_CONFIG, useValue: config },
         { provide: BUS, useFactory: () => createBus(config) },
-        { provide: STORE_FACTORY, useFactory: () => createStoreFactory(config.store) },
+        { provide: STORE_FACTORY, useFactory: () => withEngineMemoryMetric(createStoreFactory(config.store)) },
         Readiness,
       ],
       exports: [VIGIL_CONFIG, BUS, STORE_FACTORY, Readiness, CountersModule],
@@ -37,4 +39,21 @@ export class PlatformModule implements OnApplicationShutdown {
     await this.bus.close();
     await this.stores.close();
   }
+}
+
+/** Embedded mode: the in-process ClickHouse engine's own memory is part of this process's RSS; report it. */
+function withEngineMemoryMetric(factory: StoreFactory): StoreFactory {
+  if (factory instanceof ChdbStoreFactory) {
+    metricsRegistry.removeSingleMetric('vigil_store_engine_memory_bytes');
+    new Gauge({
+      name: 'vigil_store_engine_memory_bytes',
+      help: 'Memory tracked by the embedded ClickHouse engine (chdb) of this process',
+      registers: [metricsRegistry],
+      async collect() {
+        const bytes = await factory.trackedMemoryBytes().catch(() => undefined);
+        if (bytes !== undefined) this.set(bytes);
+      },
+    });
+  }
+  return factory;
 }

@@ -3,11 +3,21 @@ import type { WorkspaceRuleSet } from '@vigil/contracts';
 import type { DetectionStateUsage } from '@vigil/detection-engine';
 import type { ScoringEngine } from '../partitioned/scoring-engine';
 import type { ScoredBatch } from './score-records';
+import type { IntelFigures } from '../intel/intel-metrics';
 
 /** What the state metrics read: the budget's capacity and its use per detection. */
 export interface StateUsageSource {
   readonly capacityBytes: number;
   usage(): Record<string, DetectionStateUsage>;
+  /** V8 heap of each scoring worker thread (empty when scoring runs in this thread, whose heap Node reports). */
+  threadHeaps(): ThreadHeap[];
+  /** Worker threads: the intel figures the threads last reported (each thread loads the same lists). */
+  intelFigures(): IntelFigures | undefined;
+}
+
+export interface ThreadHeap {
+  usedBytes: number;
+  totalBytes: number;
 }
 
 /**

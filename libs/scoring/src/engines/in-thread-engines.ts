@@ -3,7 +3,7 @@ import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { DetectionEngine, StateBudget, type DetectionStateUsage, type IndicatorStore } from '@vigil/detection-engine';
 import type { ScoringEngine } from '../partitioned/scoring-engine';
 import { SigmaHitSource } from '../sigma/sigma-hit-source';
-import { isNewerRuleSet, type EngineSet } from './engine-set';
+import { isNewerRuleSet, type EngineSet, type ThreadHeap } from './engine-set';
 import { scoreTelemetryRecords, type ScoredBatch } from './score-records';
 
 export interface EngineOptions {
@@ -32,6 +32,14 @@ export class InThreadEngines implements EngineSet {
 
   usage(): Record<string, DetectionStateUsage> {
     return this.budget.usage();
+  }
+
+  threadHeaps(): ThreadHeap[] {
+    return [];
+  }
+
+  intelFigures(): undefined {
+    return undefined;
   }
 
   async start(): Promise<void> {}

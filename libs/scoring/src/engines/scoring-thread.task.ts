@@ -3,6 +3,7 @@
  * holds the engines of the partitions its thread was given, their customer rules and one state budget, and
  * answers the requests of {@link WorkerEngines} one after another.
  */
+import { getHeapStatistics } from 'node:v8';
 import { DetectionEngine, StateBudget } from '@vigil/detection-engine';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { IntelRuntime } from '../intel/intel-runtime';
@@ -73,6 +74,9 @@ export async function handleScoringRequest(request: ScoringRequest): Promise<unk
       const reply: ScoreReply = { findings: toWire(scored.findings), alerts: toWire(scored.alerts), deadLetters: toWire(scored.deadLetters), events: scored.events };
       if (Date.now() - usageReportedAt >= USAGE_REPORT_INTERVAL_MS) {
         reply.usage = s.budget.usage();
+        const heap = getHeapStatistics();
+        reply.heap = { usedBytes: heap.used_heap_size, totalBytes: heap.total_heap_size };
+        reply.intel = s.intel.figures();
         usageReportedAt = Date.now();
       }
       return reply;

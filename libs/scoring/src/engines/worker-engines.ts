@@ -4,8 +4,9 @@ import type { WorkspaceRuleSet } from '@vigil/contracts';
 import type { DetectionStateUsage } from '@vigil/detection-engine';
 import { siblingModule, WorkerPool } from '@vigil/platform';
 import type { ScoringEngine } from '../partitioned/scoring-engine';
-import { isNewerRuleSet, type EngineSet } from './engine-set';
+import { isNewerRuleSet, type EngineSet, type ThreadHeap } from './engine-set';
 import type { ScoredBatch } from './score-records';
+import type { IntelFigures } from '../intel/intel-metrics';
 import type { handleScoringRequest } from './scoring-thread.task';
 import type { ScoreReply, ScoringRequest, ThreadSetup, WireRecord } from './worker-protocol';
 
@@ -63,6 +64,8 @@ export class WorkerEngines implements EngineSet {
   private readonly pools: WorkerPool<ScoringRequest, unknown>[];
   private readonly ruleSets = new Map<string, WorkspaceRuleSet>();
   private readonly usageByThread: Record<string, DetectionStateUsage>[];
+  private readonly heapByThread: ThreadHeap[];
+  private intel: IntelFigures | undefined;
   private nextEngineId = 1;
   private readonly dropped = new FinalizationRegistry<{ id: number; thread: number }>(({ id, thread }) => {
     this.pools[thread].run({ op: 'drop', engineId: id }).catch(() => undefined);
@@ -87,6 +90,7 @@ export class WorkerEngines implements EngineSet {
         }),
     );
     this.usageByThread = this.pools.map(() => ({}));
+    this.heapByThread = this.pools.map(() => ({ usedBytes: 0, totalBytes: 0 }));
   }
 
   get threads(): number {
@@ -110,6 +114,14 @@ export class WorkerEngines implements EngineSet {
     return total;
   }
 
+  threadHeaps(): ThreadHeap[] {
+    return this.heapByThread;
+  }
+
+  intelFigures(): IntelFigures | undefined {
+    return this.intel;
+  }
+
   async start(): Promise<void> {
     await Promise.all(this.pools.map((pool) => pool.run({ op: 'warm-up', setup: this.setup() })));
   }
@@ -126,6 +138,8 @@ export class WorkerEngines implements EngineSet {
     const wire: WireRecord[] = records.map((r) => ({ key: r.key, value: r.value, headers: r.headers }));
     const reply = await worker.score(topic, wire);
     if (reply.usage !== undefined) this.usageByThread[worker.thread] = reply.usage;
+    if (reply.heap !== undefined) this.heapByThread[worker.thread] = reply.heap;
+    if (reply.intel !== undefined) this.intel = reply.intel;
     const fromWire = (list: WireRecord[]) => list.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: r.headers }));
     return { findings: fromWire(reply.findings), alerts: fromWire(reply.alerts), deadLetters: fromWire(reply.deadLetters), events: reply.events };
   }

@@ -32,6 +32,10 @@ export interface ScoreReply {
   events: number;
   /** The thread's state budget after the batch, at most once a second (for the metrics). */
   usage?: Record<string, DetectionStateUsage>;
+  /** The thread's V8 heap, sent with `usage`. */
+  heap?: { usedBytes: number; totalBytes: number };
+  /** The thread's intel figures, sent with `usage`. */
+  intel?: { indicators: number; failures: number };
 }
 
 /** The engine is not in the thread (the thread was replaced after a failure): the partition must be rebuilt. */

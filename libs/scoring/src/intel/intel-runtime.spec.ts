@@ -129,7 +129,7 @@ describe('IntelProviders', () => {
     class Consumer {
       constructor(@Inject(IndicatorStore) readonly store: IndicatorStore) {}
     }
-    @Module({ providers: [{ provide: VIGIL_CONFIG, useValue: loadConfig({}) }, ...IntelProviders, Consumer] })
+    @Module({ providers: [{ provide: VIGIL_CONFIG, useValue: loadConfig({ VIGIL_SCORING_WORKERS: '0' }) }, ...IntelProviders, Consumer] })
     class TestModule {}
 
     const app = await NestFactory.createApplicationContext(TestModule, { logger: false });
@@ -141,5 +141,18 @@ describe('IntelProviders', () => {
       await app.close();
     }
     expect((app.get(IntelRuntime) as unknown as { timer: unknown }).timer).toBeUndefined();
+  });
+
+  it('load nothing in this thread when scoring runs in worker threads (each thread has its own)', async () => {
+    @Module({ providers: [{ provide: VIGIL_CONFIG, useValue: loadConfig({ VIGIL_SCORING_WORKERS: '2' }) }, ...IntelProviders] })
+    class WorkerModeModule {}
+
+    const app = await NestFactory.createApplicationContext(WorkerModeModule, { logger: false });
+    try {
+      expect(app.get(IntelRuntime)).toBeNull();
+      expect(app.get(IndicatorStore)).toBeNull();
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { IntelConfig, IntelListConfig } from '@vigil/config';
 import { IndicatorStore, type IndicatorStoreOptions } from '@vigil/detection-engine';
-import { intelMetrics } from './intel-metrics';
+import type { IntelFigures } from './intel-metrics';
 
 export interface IntelRuntimeOptions extends IndicatorStoreOptions {
   /** Where warnings go; default a Nest Logger named `Intel`. */
@@ -21,6 +21,8 @@ export class IntelRuntime implements OnModuleDestroy {
   private pending: IntelListConfig[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** List loads and refreshes that failed since start. */
+  private failures = 0;
 
   private constructor(
     private readonly config: IntelConfig,
@@ -33,7 +35,10 @@ export class IntelRuntime implements OnModuleDestroy {
     if (storeOptions.seed !== false) {
       this.logger.log(`intel seed: ${this.store.size} indicators in ${Math.round(performance.now() - started)} ms`);
     }
-    intelMetrics.track(this.store);
+  }
+
+  figures(): IntelFigures {
+    return { indicators: this.store.size, failures: this.failures };
   }
 
   /** Loads the seed and every configured list, then starts the refresh timer (unless `refreshSeconds` is 0). */
@@ -68,12 +73,12 @@ export class IntelRuntime implements OnModuleDestroy {
       const report = await this.store.refresh();
       for (const list of report.lists) {
         if (list.error !== undefined) {
-          intelMetrics.failed();
+          this.failures += 1;
           this.logger.warn(`intel list ${list.source}: refresh failed, keeping its previous content: ${list.error}`);
         }
       }
     } catch (error) {
-      intelMetrics.failed();
+      this.failures += 1;
       this.logger.warn(`intel refresh failed, keeping the previous indicators: ${(error as Error).message}`);
     }
     await this.loadPending();
@@ -86,7 +91,7 @@ export class IntelRuntime implements OnModuleDestroy {
         const summary = await this.store.loadList(list.source, list.format, { label: list.label, kind: list.kind, category: list.category });
         this.logger.log(`intel list ${list.source} (${list.format}) loaded; ${summary.skipped} lines skipped; ${this.store.size} indicators in all`);
       } catch (error) {
-        intelMetrics.failed();
+        this.failures += 1;
         still.push(list);
         this.logger.warn(`intel list ${list.source} (${list.format}) not loaded, retrying at the next refresh: ${(error as Error).message}`);
       }

@@ -171,6 +171,45 @@ describe('DnsTunnelDetector', () => {
     expect(run(new DnsTunnelDetector({ shortTokenWeight: 0 }), names).filter(Boolean)).toEqual([]);
   });
 
+  it('counts every distinct subdomain of a rarely queried data record type (an idle tunnel polling), not of address queries', () => {
+    // iodine's idle polls: `p` + 7 base32 characters every few seconds, in PRIVATE (or NULL) queries
+    const polls = (qtype: string) =>
+      Array.from({ length: 24 }, (_, i) =>
+        observeEvent(batch(`poll-${qtype}-${i}`, 'dns', [dnsEvent(`pa${(0x2ab00 + i * 977).toString(36)}a.t.vpn-relay.net`, T0 + i * 2500, '10.0.0.5', { qtype })]), 0)!,
+      );
+    expect(run(new DnsTunnelDetector(), polls('PRIVATE')).findIndex(Boolean)).toBe(19);
+    expect(run(new DnsTunnelDetector(), polls('TYPE65399')).findIndex(Boolean)).toBe(19);
+    expect(run(new DnsTunnelDetector(), polls('A')).filter(Boolean)).toEqual([]);
+    expect(run(new DnsTunnelDetector(), polls('TXT')).filter(Boolean)).toEqual([]);
+  });
+
+  it('counts short tokens fully when they arrive in a burst to one zone, with their weight at a browsing pace', () => {
+    // a beacon fetching its task through AAAA answers: a dozen distinct `www6.<nonce><id>` names within a second
+    const names = (gapMs: number) =>
+      Array.from({ length: 12 }, (_, i) =>
+        observeEvent(batch(`aaaa-${gapMs}-${i}`, 'dns', [dnsEvent(`www6.${(0xabfac04 + i * 7919).toString(16)}1d7351bf.ns1.update-cdn.com`, T0 + i * gapMs, '10.0.0.5', { qtype: 'AAAA' })]), 0)!,
+      );
+    const burst = run(new DnsTunnelDetector(), names(60));
+    expect(burst.findIndex(Boolean)).toBe(9);
+    expect(burst[9]!.observations).toContain('10 distinct short tokens within 2 s');
+    // the same names a few seconds apart count half each: 12 of them are 6, below the threshold of 10
+    expect(run(new DnsTunnelDetector(), names(4000)).filter(Boolean)).toEqual([]);
+    expect(run(new DnsTunnelDetector({ minBurstSubdomains: Infinity }), names(60)).filter(Boolean)).toEqual([]);
+  });
+
+  it.each([
+    ['iodine, idle, PRIVATE', (seed: number) => iodineDnsEvents(200, { srcIP: '10.30.0.7', seed, domain: 't.vpn-relay.net', upstream: 'base64u', qtype: 'PRIVATE', activity: 'idle' })],
+    ['iodine, idle, NULL', (seed: number) => iodineDnsEvents(200, { srcIP: '10.30.0.7', seed, domain: 't.vpn-relay.net', upstream: 'base32', qtype: 'NULL', activity: 'idle' })],
+    ['Cobalt Strike, dns6 (AAAA)', (seed: number) => cobaltStrikeDnsEvents(200, { srcIP: '10.30.0.7', seed, domain: 'ns1.update-cdn.com', channel: 'dns6' })],
+  ])('detects a %s session within 50 queries', (_, make) => {
+    for (let seed = 1; seed <= 5; seed++) {
+      const detector = new DnsTunnelDetector();
+      const events = make(seed);
+      const first = events.findIndex((event, i) => detector.inspect(observeEvent(batch(`s${seed}-${i}`, 'dns', [event]), 0)!) !== undefined);
+      expect({ seed, detected: first >= 0 && first < 50 }).toEqual({ seed, detected: true });
+    }
+  });
+
   it('stays silent on AV-reputation, DNS block list, mail-authentication and CDN edge look-ups', () => {
     const detector = new DnsTunnelDetector();
     const rng = createRng('tunnel-spec-services');
@@ -187,5 +226,6 @@ describe('DnsTunnelDetector', () => {
     expect(() => new DnsTunnelDetector({ windowMs: 0 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ maxKeys: 0 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ shortTokenWeight: 2 })).toThrow(RangeError);
+    expect(() => new DnsTunnelDetector({ minBurstSubdomains: 1 })).toThrow(RangeError);
   });
 });

@@ -47,6 +47,10 @@ export const DNS_TUNNEL: DetectionDefinition = {
  *   a person or a program resolving 10 different random names of one (non-allow-listed) domain in a minute
  *   is rare. Names without a public suffix (`dnscat.<hex>`, sent straight to the tunnel's server) share one
  *   window per host. The price: exfiltration slower than 10 queries a minute is not caught.
+ * - the query rate to one zone: short tokens that arrive in a burst (`minBurstSubdomains` distinct ones within
+ *   `burstMs`) count fully. A beacon fetching a task through one A/AAAA answer per query sends dozens of
+ *   distinct token names within a second; a person or a page load resolves a few names of a site, and seldom
+ *   with a token in each.
  */
 export interface DnsTunnelOptions {
   windowMs: number;
@@ -54,6 +58,10 @@ export interface DnsTunnelOptions {
   minDistinctSubdomains: number;
   /** What one distinct subdomain with only a short token counts towards `minDistinctSubdomains`. */
   shortTokenWeight: number;
+  /** Short tokens count fully while at least `minBurstSubdomains` distinct ones arrived within `burstMs`. */
+  burstMs: number;
+  /** Set to Infinity to count short tokens with their weight whatever their rate. */
+  minBurstSubdomains: number;
   /** Distinct subdomains remembered per key (oldest dropped first); must be >= minDistinctSubdomains. */
   maxSubdomainsPerKey: number;
   /** (workspace, endpoint, registered domain) windows kept; least recently used dropped first. */
@@ -68,6 +76,8 @@ export const DEFAULT_DNS_TUNNEL_OPTIONS: DnsTunnelOptions = {
   windowMs: 60_000,
   minDistinctSubdomains: 10,
   shortTokenWeight: 0.5,
+  burstMs: 2_000,
+  minBurstSubdomains: 8,
   maxSubdomainsPerKey: 64,
   maxKeys: 100_000,
   maxEvidence: 10,
@@ -135,6 +145,9 @@ export class DnsTunnelDetector implements Detector {
       throw new RangeError(`dns_tunnel: maxSubdomainsPerKey must be an integer >= minDistinctSubdomains, got ${maxSubdomainsPerKey}`);
     }
     if (!(windowMs > 0)) throw new RangeError(`dns_tunnel: windowMs must be positive, got ${windowMs}`);
+    if (!(this.options.burstMs >= 0) || !(this.options.minBurstSubdomains >= 2)) {
+      throw new RangeError(`dns_tunnel: burstMs must be >= 0 and minBurstSubdomains >= 2, got ${this.options.burstMs} and ${this.options.minBurstSubdomains}`);
+    }
     if (!Number.isInteger(maxEvidence) || maxEvidence < 1) {
       throw new RangeError(`dns_tunnel: maxEvidence must be a positive integer, got ${maxEvidence}`);
     }
@@ -172,7 +185,7 @@ export class DnsTunnelDetector implements Detector {
       this.windows.set(windowKey, window);
     }
     if (!window.add(target.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset, weight })) return undefined;
-    if (window.size < this.options.minDistinctSubdomains || windowScore(window) < this.options.minDistinctSubdomains) return undefined;
+    if (window.size < this.options.minDistinctSubdomains || this.windowScore(window) < this.options.minDistinctSubdomains) return undefined;
     return this.hit(window, target.domain, observed);
   }
 
@@ -207,6 +220,33 @@ export class DnsTunnelDetector implements Detector {
     readLru(this.windows, windows, (value, at) => readOccurrenceWindow(value, at, options, codec, events), DNS_TUNNEL.id);
   }
 
+  /**
+   * Distinct subdomains of a window, each weighted by the strength of its signal; short tokens count fully while
+   * they arrive in a burst (see {@link DnsTunnelOptions.minBurstSubdomains}).
+   */
+  private windowScore(window: OccurrenceWindow<TunnelPayload>): number {
+    let score = 0;
+    let weak = 0;
+    let weakWeight = 0;
+    const burstFrom = window.latestMs - this.options.burstMs;
+    for (const entry of window.entries.values()) {
+      score += entry.data.weight;
+      if (entry.data.weight < 1 && entry.lastSeenMs >= burstFrom) {
+        weak++;
+        weakWeight += entry.data.weight;
+      }
+    }
+    return weak >= this.options.minBurstSubdomains ? score - weakWeight + weak : score;
+  }
+
+  /** Distinct short-token subdomains within the burst span of the window's latest event. */
+  private burstSize(window: OccurrenceWindow<TunnelPayload>): number {
+    let weak = 0;
+    const burstFrom = window.latestMs - this.options.burstMs;
+    for (const entry of window.entries.values()) if (entry.data.weight < 1 && entry.lastSeenMs >= burstFrom) weak++;
+    return weak;
+  }
+
   /** Reports every occurrence not yet reported (the build-up on first firing, one event afterwards). */
   private hit(window: OccurrenceWindow<TunnelPayload>, domain: string, trigger: ObservedEvent): DetectionHit {
     const payloads = [...window.entries.values()].map((entry) => entry.data);
@@ -215,7 +255,8 @@ export class DnsTunnelDetector implements Detector {
     const evidence: EvidenceEvent[] = [...pending.slice(-(this.options.maxEvidence - 1)).map((p) => p.event), trigger].map((event) => ({ event, wisdom }));
 
     const distinct = payloads.length;
-    const score = windowScore(window);
+    const score = this.windowScore(window);
+    const burst = this.burstSize(window);
     const meanLength = Math.round(payloads.reduce((sum, p) => sum + p.payloadLength, 0) / distinct);
     const windowSeconds = Math.round(this.options.windowMs / 1000);
     const encoding = dominantCharset(payloads);
@@ -228,6 +269,7 @@ export class DnsTunnelDetector implements Detector {
       observations: [
         `${distinct} distinct random-looking subdomains in ${windowSeconds} s`,
         ...(score < distinct ? [`weighted ${formatScore(score)} (short tokens count ${this.options.shortTokenWeight})`] : []),
+        ...(burst >= this.options.minBurstSubdomains ? [`${burst} distinct short tokens within ${this.options.burstMs / 1000} s`] : []),
         `mean subdomain length ${meanLength}`,
         `encoding ${encoding}`,
       ],
@@ -238,12 +280,6 @@ export class DnsTunnelDetector implements Detector {
   }
 }
 
-/** Distinct subdomains of a window, each weighted by the strength of its signal. */
-function windowScore(window: OccurrenceWindow<TunnelPayload>): number {
-  let score = 0;
-  for (const entry of window.entries.values()) score += entry.data.weight;
-  return score;
-}
 
 function formatScore(score: number): string {
   return Number.isInteger(score) ? String(score) : score.toFixed(1);

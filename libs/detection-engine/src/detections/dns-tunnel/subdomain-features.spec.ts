@@ -4,6 +4,7 @@ import { splitHostname } from '../../domain';
 import {
   assessSubdomain,
   DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
+  isRareDataRecordType,
   expectedRandomEntropy,
   shannonEntropy,
   subdomainFeatures,
@@ -168,5 +169,19 @@ describe('letters-only payloads in data record queries', () => {
   it('still leave long words alone', () => {
     expect(assessSubdomain('internationalizationservices', undefined, 'TXT').randomLooking).toBe(false);
     expect(assessSubdomain('selector1._domainkey', undefined, 'TXT').randomLooking).toBe(false);
+  });
+});
+
+describe('rarely queried data record types', () => {
+  it('are NULL, KEY and the private-use range (iodine PRIVATE), by name or number; not TXT, A or reserved types', () => {
+    for (const qtype of ['NULL', 'null', 'TYPE10', 'KEY', 'TYPE25', 'PRIVATE', 'TYPE65399', 'TYPE65280', 'TYPE65534']) expect({ qtype, rare: isRareDataRecordType(qtype) }).toEqual({ qtype, rare: true });
+    for (const qtype of [undefined, 'A', 'AAAA', 'TXT', 'ANY', 'HTTPS', 'TYPE65535', 'TYPE65279', 'TYPE6539']) expect({ qtype, rare: isRareDataRecordType(qtype) }).toEqual({ qtype, rare: false });
+  });
+
+  it('make a short letters-and-digits label a short token, which it is not in an address query', () => {
+    expect(assessSubdomain('pa2lzaiq', DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, 'PRIVATE')).toMatchObject({ randomLooking: false, signal: 'short-token' });
+    expect(assessSubdomain('pa2lzaiq', DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, 'A').signal).toBeUndefined();
+    expect(assessSubdomain('www', DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, 'NULL').signal).toBeUndefined();
+    expect(assessSubdomain('pa2lzaiq', { ...DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS, minRareTypeLabelLength: Infinity }, 'PRIVATE').signal).toBeUndefined();
   });
 });

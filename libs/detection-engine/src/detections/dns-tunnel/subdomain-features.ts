@@ -162,6 +162,12 @@ export interface RandomSubdomainThresholds {
    * header (`8e4c01f86c0867f2fb`). Set to Infinity to ignore short tokens.
    */
   minShortTokenLength: number;
+  /**
+   * In a query for a data record type ordinary clients practically never ask for (NULL, KEY, private-use types
+   * such as iodine's PRIVATE), the type is the evidence: a label of letters and digits this long counts as a short
+   * token whatever its mix (an idle tunnel's short polls, `pa2lzaiq`). Set to Infinity to ignore.
+   */
+  minRareTypeLabelLength: number;
 }
 
 export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
@@ -176,6 +182,7 @@ export const DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS: RandomSubdomainThresholds = {
   // Sentry ingest org ids (allow-listed) and 2 others.
   minCounterDigits: 4,
   minShortTokenLength: 10,
+  minRareTypeLabelLength: 5,
 };
 
 /** Record types whose answers carry arbitrary data: the usual carriers of tunnelled traffic. */
@@ -187,9 +194,19 @@ export const DATA_RECORD_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * Data record types that ordinary clients practically never ask for (TXT and ANY are common): in a query for one
- * of them any long label of letters and digits counts as a short token, mixed or not (dns2tcp's idle polls).
+ * of them any label of letters and digits of `minRareTypeLabelLength` counts as a short token, mixed or not
+ * (dns2tcp's and iodine's idle polls). The private-use range (TYPE65280-TYPE65534) counts too.
  */
-const RARE_DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['NULL', 'PRIVATE', 'TYPE65399', 'KEY', 'TYPE25']);
+const RARE_DATA_RECORD_TYPES: ReadonlySet<string> = new Set(['NULL', 'PRIVATE', 'TYPE10', 'KEY', 'TYPE25']);
+
+export function isRareDataRecordType(qtype: string | undefined): boolean {
+  if (qtype === undefined) return false;
+  const upper = qtype.toUpperCase();
+  if (RARE_DATA_RECORD_TYPES.has(upper)) return true;
+  if (upper.length !== 9 || !upper.startsWith('TYPE')) return false;
+  const code = Number(upper.slice(4));
+  return code >= 65280 && code <= 65534;
+}
 
 /**
  * What made a name look like tunnel traffic: a long encoded payload, a label with characters only an encoder
@@ -301,10 +318,10 @@ export function assessSubdomain(
   }
   const counters = counterLabels(labels, thresholds.minCounterDigits);
   if (counters.length > 0) return { randomLooking: true, signal: 'counter-label', payload: subdomainFeatures(counters.join('.')) };
-  const rareType = qtype !== undefined && RARE_DATA_RECORD_TYPES.has(qtype.toUpperCase());
-  const tokens = Number.isFinite(thresholds.minShortTokenLength)
-    ? labels.filter((label) => isShortToken(label, thresholds.minShortTokenLength) || (rareType && isLetterDigitLabel(label, thresholds.minShortTokenLength)))
-    : [];
+  const rareType = isRareDataRecordType(qtype);
+  const tokens = labels.filter(
+    (label) => isShortToken(label, thresholds.minShortTokenLength) || (rareType && isLetterDigitLabel(label, thresholds.minRareTypeLabelLength)),
+  );
   if (tokens.length > 0) return { randomLooking: false, signal: 'short-token', payload: subdomainFeatures(tokens.join('.')) };
   return { randomLooking: false, payload };
 }

@@ -1,4 +1,4 @@
-import { BrandIndex } from './brand-index';
+import { BrandIndex, isTypingSlip } from './brand-index';
 
 describe('BrandIndex', () => {
   const index = new BrandIndex(['paypal', 'google', 'microsoft', 'amazon', 'apple', 'example', 'ok']);
@@ -25,5 +25,38 @@ describe('BrandIndex', () => {
   it('skips brands too short to have few innocent neighbours', () => {
     expect(index.size).toBe(6);
     expect(index.match('0k')).toBeUndefined();
+  });
+});
+
+describe('isTypingSlip', () => {
+  it.each([
+    ['goole', 'google', true], // an inner letter left out
+    ['gooogle', 'google', true], // a letter doubled
+    ['wlamart', 'walmart', true], // neighbours swapped
+    ['offixe', 'office', true], // a neighbouring key (c/x)
+    ['dfinity', 'xfinity', true], // a neighbouring key across rows (x/d)
+    ['oogle', 'google', false], // the first letter left out
+    ['intui', 'intuit', false], // the last letter left out
+    ['tawitter', 'twitter', false], // a letter added that doubles nothing
+    ['stripo', 'stripe', false], // a key far from the one replaced
+    ['pcloud', 'icloud', false],
+  ])('%s from %s: %s', (label, brand, slip) => {
+    expect(isTypingSlip(label, brand)).toBe(slip);
+  });
+
+  it('is reported with one-edit matches', () => {
+    const index = new BrandIndex(['google', 'walmart']);
+    expect(index.match('goole')).toMatchObject({ brand: 'google', technique: 'typosquat', typingSlip: true });
+    expect(index.match('goqgle')).toMatchObject({ brand: 'google', technique: 'typosquat', typingSlip: false });
+  });
+});
+
+describe('five-character brands', () => {
+  const index = new BrandIndex(['yahoo', 'slack']);
+
+  it('are matched by one flipped bit only: other edits of so short a label hit too many innocent names', () => {
+    expect(index.match('yahgo')).toMatchObject({ brand: 'yahoo', technique: 'bitsquat' });
+    expect(index.match('slack')).toBeUndefined();
+    for (const label of ['yahop', 'yaho', 'yahooo', 'sklac']) expect({ label, match: index.match(label) }).toEqual({ label, match: undefined });
   });
 });

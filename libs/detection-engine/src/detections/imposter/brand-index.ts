@@ -11,6 +11,12 @@ export interface ImposterMatch {
   digitGlyph?: boolean;
   /** One-edit look-alikes: the edit changes the first character (`feddit`, `pcloud`); typists rarely slip there. */
   firstCharacter?: boolean;
+  /**
+   * One-edit look-alikes: the edit is a slip of the fingers (a neighbouring key, two neighbouring letters swapped,
+   * a letter doubled, an inner letter left out: `goole`, `wlamart`), which is what typo-squatters register; an
+   * innocent name one edit from a brand is usually another word (`pcloud`, `stripo`, `tawitter`).
+   */
+  typingSlip?: boolean;
 }
 
 /** Brand labels shorter than this are skipped: short labels have too many innocent neighbours. */
@@ -47,6 +53,31 @@ function editPlace(label: string, brand: string): { firstCharacter: boolean } {
   return { firstCharacter: label[0] !== brand[0] };
 }
 
+const KEY_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+
+/** QWERTY neighbours of each key: left and right, and the two keys touching it in the rows above and below. */
+const KEY_NEIGHBOURS: ReadonlyMap<string, string> = (() => {
+  const out = new Map<string, string>();
+  KEY_ROWS.forEach((row, r) => {
+    for (let i = 0; i < row.length; i++) {
+      const near = [row[i - 1], row[i + 1], KEY_ROWS[r - 1]?.[i], KEY_ROWS[r - 1]?.[i + 1], KEY_ROWS[r + 1]?.[i - 1], KEY_ROWS[r + 1]?.[i]];
+      out.set(row[i], near.filter((k): k is string => k !== undefined).join(''));
+    }
+  });
+  return out;
+})();
+
+/** Whether `label`, one edit from `brand`, differs from it by a slip of the fingers (see {@link ImposterMatch.typingSlip}). */
+export function isTypingSlip(label: string, brand: string): boolean {
+  let i = 0;
+  while (i < label.length && i < brand.length && label[i] === brand[i]) i++;
+  if (label.length + 1 === brand.length) return i > 0 && i < brand.length - 1; // an inner letter left out
+  if (label.length === brand.length + 1) return label[i] === label[i - 1] || label[i] === label[i + 1]; // a letter doubled
+  if (label.length !== brand.length || i >= label.length) return false;
+  if (label.slice(i + 1) === brand.slice(i + 1)) return KEY_NEIGHBOURS.get(brand[i])?.includes(label[i]) ?? false; // a neighbouring key
+  return label[i] === brand[i + 1] && label[i + 1] === brand[i] && label.slice(i + 2) === brand.slice(i + 2); // neighbours swapped
+}
+
 /**
  * Words phishing domains put next to a brand (`paypal-secure-login`). A brand beside other words is only a
  * combosquat with one of these: brands that are also common words (`example`, `target`) otherwise flag
@@ -79,6 +110,18 @@ function differingPositions(a: string, b: string): number {
   return n;
 }
 
+/** The labels one flipped bit away from `label` whose changed character is still a host-name character. */
+function bitFlips(label: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < label.length; i++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const ch = String.fromCharCode(label.charCodeAt(i) ^ (1 << bit));
+      if (/^[a-z0-9-]$/.test(ch)) out.push(label.slice(0, i) + ch + label.slice(i + 1));
+    }
+  }
+  return out;
+}
+
 function deletions(label: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < label.length; i++) out.push(label.slice(0, i) + label.slice(i + 1));
@@ -100,13 +143,22 @@ export class BrandIndex {
   private readonly byGlyphForm = new Map<string, string>();
   /** One-character deletions of each typo-eligible brand → brand (symmetric-delete index for one edit). */
   private readonly byDeletion = new Map<string, string>();
+  /**
+   * One-bit flips of the brands too short for typos (5 characters) → brand: a bit-flip is a memory or line error,
+   * not a person's choice, so it is worth matching where other edits are not.
+   */
+  private readonly byBitFlip = new Map<string, string>();
 
   constructor(brandLabels: Iterable<string>) {
     for (const brand of brandLabels) {
       if (brand.length < MIN_BRAND_LENGTH || !/^[a-z][a-z0-9-]*$/.test(brand)) continue;
       this.brands.add(brand);
       if (!this.byGlyphForm.has(unglyph(brand))) this.byGlyphForm.set(unglyph(brand), brand);
-      if (brand.length >= MIN_TYPO_BRAND_LENGTH) for (const d of deletions(brand)) if (!this.byDeletion.has(d)) this.byDeletion.set(d, brand);
+      if (brand.length >= MIN_TYPO_BRAND_LENGTH) {
+        for (const d of deletions(brand)) if (!this.byDeletion.has(d)) this.byDeletion.set(d, brand);
+      } else {
+        for (const f of bitFlips(brand)) if (!this.byBitFlip.has(f)) this.byBitFlip.set(f, brand);
+      }
     }
   }
 
@@ -123,7 +175,11 @@ export class BrandIndex {
       return { brand: glyphBrand, technique: 'homoglyph', digitGlyph: DIGIT_GLYPH.test(label) };
     }
     const typo = this.oneEditBrand(label);
-    if (typo !== undefined) return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat', ...editPlace(label, typo) };
+    if (typo !== undefined) {
+      return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat', ...editPlace(label, typo), typingSlip: isTypingSlip(label, typo) };
+    }
+    const flipped = this.byBitFlip.get(label);
+    if (flipped !== undefined && !this.brands.has(label)) return { brand: flipped, technique: 'bitsquat', ...editPlace(label, flipped) };
     const tokens = label.split('-');
     if (tokens.length > 1 && tokens.some((token) => LURE_WORDS.has(token))) {
       // The brand may itself be disguised inside the combination (`micros0ft-login`).

@@ -40,13 +40,40 @@ describe('ImposterDomainDetector', () => {
 
   it('weighs a plain typo with context: silent alone, reported after the same host looked up the real brand', () => {
     const detector = new ImposterDomainDetector();
-    expect(detector.inspect(dns('gooogle.com'))).toBeUndefined();
+    // `goqgle`: a letter far from the one it replaces, not a slip of the fingers
+    expect(detector.inspect(dns('goqgle.com'))).toBeUndefined();
     expect(detector.inspect(dns('www.google.com', T + 1000))).toBeUndefined();
-    const hit = detector.inspect(dns('gooogle.com', T + 60_000));
+    const hit = detector.inspect(dns('goqgle.com', T + 60_000));
     expect(hit?.observations[2]).toMatch(/host also looked up google\.com \+1/);
     // another host, or the same one much later, has no such context
-    expect(detector.inspect(dns('gooogle.com', T + 60_000, '10.0.0.2'))).toBeUndefined();
-    expect(detector.inspect(dns('gooogle.com', T + 3 * 3_600_000))).toBeUndefined();
+    expect(detector.inspect(dns('goqgle.com', T + 60_000, '10.0.0.2'))).toBeUndefined();
+    expect(detector.inspect(dns('goqgle.com', T + 3 * 3_600_000))).toBeUndefined();
+  });
+
+  it("reports a typo that is a slip of the fingers on a much-phished brand (the issue's goole.com), not another word one edit away", () => {
+    const detector = new ImposterDomainDetector();
+    for (const name of ['goole.com', 'gooogle.com', 'wlamart.com', 'paypl.com', 'netflx.net']) {
+      const hit = detector.inspect(dns(name));
+      expect({ name, fired: hit?.observations[2] }).toEqual({ name, fired: expect.stringMatching(/a slip of the fingers \+1/) });
+    }
+    // a letter far from the one it replaces, or one added that doubles nothing: another word, not a slip
+    for (const name of ['stripo.com', 'tawitter.com', 'goqgle.com']) expect({ name, fired: detector.inspect(dns(name))?.observations }).toEqual({ name, fired: undefined });
+  });
+
+  it('reports a one-bit flip of a five-character much-phished brand, not a typo of it', () => {
+    const detector = new ImposterDomainDetector();
+    expect(detector.inspect(dns('yahgo.com'))?.observations[1]).toBe('technique bitsquat');
+    expect(detector.inspect(dns('yahop.com'))).toBeUndefined();
+  });
+
+  it("weighs a country TLD that is not the brand's, and a combination with words besides brand and lure, against the look-alike", () => {
+    const detector = new ImposterDomainDetector();
+    expect(detector.inspect(dns('paypl.com'))).toBeDefined();
+    expect(detector.inspect(dns('paypl.de'))).toBeUndefined();
+    expect(detector.inspect(dns('office-service.com'))?.observations[2]).toMatch(/brand beside a lure word/);
+    expect(detector.inspect(dns('kingsoft-office-service.com'))).toBeUndefined();
+    // a brand disguised inside the combination is the brand, not another word
+    expect(detector.inspect(dns('micros0ft-login.com'))).toBeDefined();
   });
 
   it('keeps the brands each host looked up bounded, and restores them from a snapshot', () => {

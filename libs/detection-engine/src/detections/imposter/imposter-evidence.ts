@@ -24,11 +24,18 @@ export interface ImposterWeights {
   shortBrand: number;
   /** A combosquat's word is only a weak lure (mail, web, online, service, ...), not a credential word. */
   weakLure: number;
+  /**
+   * A combosquat holds a word that is neither the brand nor a lure (`secure-hotel-booking`,
+   * `kingsoft-office-service`): a name about something else that happens to contain the brand.
+   */
+  otherWords: number;
   /** A lure word (login, secure, verify, ...) in the subdomain (combosquats already need one). */
   lureSubdomain: number;
   /** The look-alike's TLD is among the most abused ones. */
   abusedTld: number;
-  /** The look-alike's TLD is neither the brand's, nor generic, nor abused (usually a local business). */
+  /** A plain typo that is a slip of the fingers ({@link ImposterMatch.typingSlip}). */
+  typingSlip: number;
+  /** The look-alike's TLD is another country's code, not the brand's (usually a local business). */
   otherTld: number;
   /** The edit changes the first character. */
   firstCharacterEdit: number;
@@ -44,18 +51,21 @@ export const DEFAULT_IMPOSTER_WEIGHTS: ImposterWeights = {
   homoglyphDigit: 2,
   homoglyphLetters: 1,
   bitsquat: 1,
-  // A plain one-edit typo says nothing by itself (pcloud/icloud, inuit/intuit); other evidence must carry it.
+  // A plain one-edit typo says nothing by itself (pcloud/icloud, stripo/stripe); a slip of the fingers says a
+  // little (goole, wlamart), and other evidence must carry the rest.
   typosquat: 0,
+  typingSlip: 1,
   combosquat: 2,
   muchPhishedBrand: 2,
   longBrand: 1,
-  shortBrand: -1,
+  shortBrand: 0,
   weakLure: -1,
+  otherWords: -1,
   lureSubdomain: 1,
   abusedTld: 1,
-  otherTld: 0,
+  otherTld: -1,
   firstCharacterEdit: 0,
-  appendedCharacter: 0,
+  appendedCharacter: -1,
   brandSeenByHost: 1,
 };
 
@@ -102,6 +112,13 @@ export interface ImposterScore {
   reasons: string[];
 }
 
+/** A combosquat token that is the brand in disguise (`micros0ft`): same length, a digit where the brand has a letter. */
+function isDisguised(token: string, brand: string): boolean {
+  if (token.length !== brand.length) return false;
+  for (let i = 0; i < token.length; i++) if (token[i] !== brand[i] && !(token.charCodeAt(i) >= 0x30 && token.charCodeAt(i) <= 0x39)) return false;
+  return true;
+}
+
 function suffixOf(domain: string): string {
   return domain.slice(domain.indexOf('.') + 1);
 }
@@ -118,19 +135,26 @@ export function scoreImposter(c: ImposterContext, w: ImposterWeights = DEFAULT_I
   const label = c.domain.slice(0, c.domain.indexOf('.'));
   if (match.technique === 'homoglyph') add(match.digitGlyph ? w.homoglyphDigit : w.homoglyphLetters, match.digitGlyph ? 'digits for letters' : 'look-alike letters');
   else if (match.technique === 'bitsquat') add(w.bitsquat, 'one flipped bit');
-  else if (match.technique === 'typosquat') add(w.typosquat, 'one typo');
+  else if (match.technique === 'typosquat') {
+    add(w.typosquat, 'one typo');
+    if (match.typingSlip) add(w.typingSlip, 'a slip of the fingers');
+  }
   else add(w.combosquat, 'brand beside a lure word');
   if (match.technique === 'combosquat' && match.digitGlyph) add(w.homoglyphDigit - w.homoglyphLetters, 'digits for letters');
   if (MUCH_PHISHED_BRANDS.has(match.brand)) add(w.muchPhishedBrand, 'much-phished brand');
   if (match.brand.length >= 8) add(w.longBrand, 'long brand name');
   if (match.brand.length <= 5) add(w.shortBrand, 'short brand name');
-  if (match.technique === 'combosquat' && !label.split('-').some((t) => CREDENTIAL_LURES.has(t))) add(w.weakLure, 'weak lure word');
+  if (match.technique === 'combosquat') {
+    const tokens = label.split('-');
+    if (!tokens.some((t) => CREDENTIAL_LURES.has(t))) add(w.weakLure, 'weak lure word');
+    if (tokens.some((t) => t !== match.brand && !c.lureWords.has(t) && !isDisguised(t, match.brand))) add(w.otherWords, 'words besides brand and lure');
+  }
   if (match.firstCharacter) add(w.firstCharacterEdit, 'first character differs');
   if (label.length === match.brand.length + 1 && label.startsWith(match.brand)) add(w.appendedCharacter, 'brand with a letter appended');
   if (match.technique !== 'combosquat' && c.subdomain.split(/[.-]/).some((t) => c.lureWords.has(t))) add(w.lureSubdomain, 'lure word in the subdomain');
   const tld = c.domain.slice(c.domain.lastIndexOf('.') + 1);
   if (c.abusedTlds.has(tld)) add(w.abusedTld, `abused TLD .${tld}`);
-  else if (!GENERIC_TLDS.has(tld) && suffixOf(c.domain) !== suffixOf(c.brandDomain)) add(w.otherTld, `TLD .${tld}`);
+  else if (tld.length === 2 && !GENERIC_TLDS.has(tld) && suffixOf(c.domain) !== suffixOf(c.brandDomain)) add(w.otherTld, `country TLD .${tld}`);
   if (c.brandSeenByHost) add(w.brandSeenByHost, `host also looked up ${c.brandDomain}`);
   return { score, reasons };
 }

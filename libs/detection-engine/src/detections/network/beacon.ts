@@ -112,7 +112,7 @@ export class BeaconDetector implements Detector {
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     const flow = readFlow(observed);
     if (flow === undefined) return undefined;
-    const hostKey = `${observed.workspaceId}\u0000${flow.srcKey}`;
+    const hostKey = flow.hostKey;
     const hostFirst = this.hostFirstSeen.get(hostKey);
     if (hostFirst === undefined || observed.timeMs < hostFirst) this.hostFirstSeen.set(hostKey, Math.min(hostFirst ?? observed.timeMs, observed.timeMs));
 
@@ -120,7 +120,7 @@ export class BeaconDetector implements Detector {
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
     if (this.allowed.size > 0 && this.allowed.contains(parseAddress(flow.destIP)!)) return undefined;
 
-    const key = `${hostKey}\u0000${flow.destIP}`;
+    const key = flow.pairKey;
     let pair = this.pairs.get(key);
     if (pair === undefined) {
       pair = { firstSeenMs: observed.timeMs, total: 0, timesS: [], bytes: [], lastScoredMs: -Infinity, unreported: 0, pending: [] };
@@ -135,8 +135,12 @@ export class BeaconDetector implements Detector {
       pair.bytes.shift();
     }
     pair.unreported++;
-    pair.pending.push(observed);
-    if (pair.pending.length > this.options.maxEvidence) pair.pending.shift();
+    // A pair reports once it has minConnections, with its latest maxEvidence events: earlier ones can never be
+    // evidence, so most pairs (a few connections each) keep no events at all.
+    if (pair.total > this.options.minConnections - this.options.maxEvidence) {
+      pair.pending.push(observed);
+      if (pair.pending.length > this.options.maxEvidence) pair.pending.shift();
+    }
 
     if (observed.timeMs - pair.lastScoredMs >= this.options.rescoreEveryMs) {
       pair.lastScoredMs = observed.timeMs;

@@ -13,6 +13,11 @@ export interface BucketedSumsOptions {
   maxKeys: number;
   /** Evidence events remembered per bucket. */
   maxEvidence: number;
+  /**
+   * Events are remembered as evidence only once the window's first total has reached this (default 0: always).
+   * Keys far below their detection's threshold then hold no events, which is most keys.
+   */
+  evidenceFrom?: number;
 }
 
 interface Bucket {
@@ -71,13 +76,15 @@ export class BucketedSums {
     }
     values.forEach((v, i) => (bucket.sums[i] = (bucket.sums[i] ?? 0) + v));
     bucket.unreported++;
-    bucket.evidence.push(observed);
-    if (bucket.evidence.length > this.options.maxEvidence) bucket.evidence.shift();
 
     const cutoff = state.latestMs - this.options.windowMs;
     while (state.buckets.length > 0 && state.buckets[0].startMs + this.bucketMs <= cutoff) state.buckets.shift();
     const totals = values.map(() => 0);
     for (const b of state.buckets) b.sums.forEach((v, i) => (totals[i] += v));
+    if (totals[0] >= (this.options.evidenceFrom ?? 0)) {
+      bucket.evidence.push(observed);
+      if (bucket.evidence.length > this.options.maxEvidence) bucket.evidence.shift();
+    }
     return totals;
   }
 

@@ -23,6 +23,10 @@ export interface Flow {
   /** Seconds. */
   durationS?: number;
   destIsPublic: boolean;
+  /** State key of the source host within its workspace, built once for every detector. */
+  hostKey: string;
+  /** State key of (source host, destination IP) within the workspace; equal to hostKey without a destination. */
+  pairKey: string;
 }
 
 function count(value: unknown): number | undefined {
@@ -49,6 +53,7 @@ function parseFlow(observed: ObservedEvent): Flow | undefined {
   if (observed.type !== 'ip' || observed.endpoint.ip === '') return undefined;
   const event = observed.event as IpEvent;
   const destIP = typeof event.destIP === 'string' && event.destIP.length > 0 ? event.destIP : undefined;
+  const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
   return {
     srcIP: observed.endpoint.ip,
     srcKey: observed.endpoint.id,
@@ -63,6 +68,8 @@ function parseFlow(observed: ObservedEvent): Flow | undefined {
     packetsOut: count(event.packetsOut),
     durationS: count(event.duration),
     destIsPublic: isPublicAddress(destIP),
+    hostKey,
+    pairKey: destIP === undefined ? hostKey : `${hostKey}\u0000${destIP}`,
   };
 }
 

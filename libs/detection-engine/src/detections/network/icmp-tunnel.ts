@@ -69,7 +69,7 @@ export class IcmpTunnelDetector implements Detector {
     if (bytes === 0) return undefined;
     const packets = Math.max(1, flow.packetsOut ?? 1);
     const large = bytes / packets > this.options.largePacketBytes ? packets : 0;
-    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${flow.destIP}`;
+    const key = flow.pairKey;
     const totals = this.sums.add(key, [large, bytes, packets], observed);
     if (totals === undefined) return undefined;
     if (totals[LARGE_PACKETS] < this.options.minLargePackets && totals[BYTES] < this.options.minBytes) return undefined;

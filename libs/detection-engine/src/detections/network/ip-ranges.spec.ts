@@ -1,4 +1,4 @@
-import { CidrSet, isPublicAddress, parseAddress, parseCidr } from './ip-ranges';
+import { CidrSet, dottedQuadValue, isPublicAddress, NON_PUBLIC_RANGES, parseAddress, parseCidr } from './ip-ranges';
 
 describe('isPublicAddress', () => {
   it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8'])('%s is public', (ip) => {
@@ -13,6 +13,28 @@ describe('isPublicAddress', () => {
   });
   it.each(['', 'example.com', '1.2.3', '300.1.1.1', undefined, 42, null])('%p is not an address', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
+  });
+  it('answers on the IPv4 fast path exactly as the general parser does, edges of every block included', () => {
+    const general = (ip: string) => {
+      const address = parseAddress(ip);
+      return address !== undefined && !new CidrSet(NON_PUBLIC_RANGES).contains(address);
+    };
+    const samples = ['01.2.3.4', ' 8.8.8.8', '8.8.8.8 ', '1.2.3.4.5', '1..2.3', '256.0.0.1', '1.2.3.', '.1.2.3'];
+    for (const cidr of NON_PUBLIC_RANGES.filter((c) => c.includes('.'))) {
+      const { first, last } = parseCidr(cidr);
+      for (const v of [first - 1n, first, last, last + 1n]) {
+        const n = Number(v & 0xffffffffn);
+        samples.push([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
+      }
+    }
+    let seed = 7;
+    for (let i = 0; i < 2_000; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      samples.push([seed & 255, (seed >>> 8) & 255, (seed >>> 16) & 255, (seed * 31) & 255].join('.'));
+    }
+    for (const ip of samples) expect([ip, isPublicAddress(ip)]).toEqual([ip, general(ip)]);
+    expect(dottedQuadValue('255.255.255.255')).toBe(0xffffffff);
+    expect(dottedQuadValue('1.2.3')).toBe(-1);
   });
   it('treats 172.32.0.1 (outside 172.16/12) as public', () => {
     expect(isPublicAddress('172.32.0.1')).toBe(true);

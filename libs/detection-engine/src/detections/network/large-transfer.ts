@@ -100,7 +100,10 @@ export class LargeTransferDetector implements Detector {
     this.definition = this.kind.definition;
     this.options = { ...this.kind.defaults, ...options };
     if (!(this.options.minBytesOut > 0)) throw new RangeError(`${this.definition.id}: minBytesOut must be positive, got ${this.options.minBytesOut}`);
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
+    // Flows are kept as evidence once the pair has sent half the threshold: the transfers that make a pair large
+    // come after that, and the many pairs that never get near it keep no events.
+    const evidenceFrom = this.options.minBytesOut / 2;
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
@@ -108,7 +111,7 @@ export class LargeTransferDetector implements Detector {
     if (flow === undefined || flow.destIP === undefined || !flow.destIsPublic || isBlocked(flow)) return undefined;
     const bytesOut = flow.bytesOut ?? 0;
     if (bytesOut === 0 || !this.kind.matches(flow)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${flow.destIP}`;
+    const key = flow.pairKey;
     const totals = this.sums.add(key, [bytesOut, flow.bytesIn ?? 0], observed);
     if (totals === undefined || totals[0] < this.options.minBytesOut) return undefined;
 

@@ -89,14 +89,16 @@ export class StrobeDetector implements Detector {
       throw new RangeError(`strobe: minConnections must be an integer >= 2, got ${this.options.minConnections}`);
     }
     this.ignorePorts = new Set(this.options.ignorePorts);
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
+    // The evidence of a hit is the pair's latest maxEvidence connections: none before that count can be one.
+    const evidenceFrom = this.options.minConnections - this.options.maxEvidence;
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     const flow = readFlow(observed);
     if (flow === undefined || flow.destIP === undefined || !flow.destIsPublic) return undefined;
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${flow.destIP}`;
+    const key = flow.pairKey;
     const totals = this.sums.add(key, [1], observed);
     if (totals === undefined || totals[0] < this.options.minConnections) return undefined;
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);

@@ -77,7 +77,7 @@ export class PortScanDetector implements Detector {
     if (!isTcpLike(flow) || !isUnanswered(flow)) return undefined;
     const vertical = this.direction === 'vertical';
     const key = vertical ? flow.destIP : `tcp/${flow.destPort}`;
-    const windowKey = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${key}`;
+    const windowKey = `${flow.hostKey}\u0000${key}`;
     const distinct = this.windows.record(windowKey, vertical ? String(flow.destPort) : flow.destIP, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
 

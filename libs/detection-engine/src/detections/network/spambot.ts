@@ -82,7 +82,7 @@ export class DirectSmtpDetector implements Detector {
     const flow = readFlow(observed);
     if (flow === undefined || flow.destPort !== 25 || flow.destIP === undefined || !flow.destIsPublic || !isTcpLike(flow)) return undefined;
     if (this.mailServers.has(flow.srcIP)) return undefined;
-    const key = `${observed.workspaceId}\u0000${flow.srcKey}`;
+    const key = flow.hostKey;
     const distinct = this.windows.record(key, flow.destIP, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
     const servers = this.windows.items(key);

@@ -97,7 +97,7 @@ export class UnusualPortVolumeDetector implements Detector {
     const port = unusualPort(flow);
     if (port === undefined) return undefined;
     const where = formatEndpoint(flow.destIP as string, port);
-    const key = `${observed.workspaceId}\u0000${flow.srcKey}\u0000${where}`;
+    const key = `${flow.hostKey}\u0000${where}`;
     const totals = this.sums.add(key, [1], observed);
     if (totals === undefined || totals[0] < this.options.minConnections) return undefined;
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);

@@ -5,6 +5,7 @@ import { readLru, writeLru } from '../../state/lru-snapshot';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readArray, readCount, readNumber } from '../../state/snapshot';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, EvidenceEvent, ObservedEvent } from '../detection';
+import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { attribute, certificateTime } from './certificate';
 import { readCertificate, type TlsCertificate } from './tls-certificate';
 
@@ -21,9 +22,27 @@ export const TLS_SUSPICIOUS_SERVER: DetectionDefinition = {
 };
 
 /** What one TLS session can show about its server; each kind counts once per window, with its weight. */
-export type TlsEvidenceKind = 'self-signed' | 'default-certificate' | 'unverifiable-name' | 'short-validity' | 'invalid-dates' | 'non-standard-port' | 'known-bad-fingerprint';
+export type TlsEvidenceKind =
+  | 'self-signed'
+  | 'default-certificate'
+  | 'unverifiable-name'
+  | 'short-validity'
+  | 'invalid-dates'
+  | 'non-standard-port'
+  | 'known-bad-fingerprint'
+  | 'self-signed-abused-tld';
 
-const KINDS: readonly TlsEvidenceKind[] = ['self-signed', 'default-certificate', 'unverifiable-name', 'short-validity', 'invalid-dates', 'non-standard-port', 'known-bad-fingerprint'];
+/** Bit i of a window's `kinds` is KINDS[i]: new kinds go at the end, so that snapshots keep their meaning. */
+const KINDS: readonly TlsEvidenceKind[] = [
+  'self-signed',
+  'default-certificate',
+  'unverifiable-name',
+  'short-validity',
+  'invalid-dates',
+  'non-standard-port',
+  'known-bad-fingerprint',
+  'self-signed-abused-tld',
+];
 
 const KIND_TEXT: Record<TlsEvidenceKind, string> = {
   'self-signed': 'self-signed certificate',
@@ -33,6 +52,7 @@ const KIND_TEXT: Record<TlsEvidenceKind, string> = {
   'invalid-dates': 'certificate expired or not yet valid',
   'non-standard-port': 'TLS on a non-standard port',
   'known-bad-fingerprint': 'known-bad JA3/JA3S',
+  'self-signed-abused-tld': 'self-signed certificate for a name under a much-abused TLD',
 };
 
 const KIND_FLAG: Partial<Record<TlsEvidenceKind, string>> = {
@@ -43,6 +63,12 @@ const KIND_FLAG: Partial<Record<TlsEvidenceKind, string>> = {
 
 /** Ports TLS services listen on by convention (HTTPS and alternates, mail, LDAP, DoT, XMPP, SIP, MQTT, IRC). */
 export const TLS_PORTS: ReadonlySet<number> = new Set([443, 8443, 4443, 465, 587, 993, 995, 636, 3269, 853, 989, 990, 992, 994, 5061, 5223, 5269, 6697, 8883, 563, 25]);
+
+/** The last label of a certificate name, lower-cased ('' when it has no dot). */
+function tldOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).trim().toLowerCase();
+}
 
 /** Names no public CA can vouch for: the client cannot have checked them. */
 const UNVERIFIABLE = /^(?:localhost|localhost\.localdomain|[^.]+|.*\.(?:local|lan|internal|localdomain|home|corp)|\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f:]+\]?)$/i;
@@ -76,6 +102,9 @@ export const DEFAULT_TLS_SERVER_PATTERN_OPTIONS: TlsServerPatternOptions = {
     'invalid-dates': 1,
     'non-standard-port': 1,
     'known-bad-fingerprint': 2,
+    // A public name that no CA vouched for, in a TLD favoured by throwaway infrastructure (`portal-login.xyz`):
+    // sites there get free CA certificates like any other; a server that signs its own is set up to be used, not found.
+    'self-signed-abused-tld': 2,
   },
   shortValidityMs: 7 * 86_400_000,
   clockSkewMs: 3_600_000,
@@ -126,8 +155,10 @@ export class TlsServerPatternDetector implements Detector {
     let kinds = 0;
     const set = (kind: TlsEvidenceKind): void => void (kinds |= 1 << KINDS.indexOf(kind));
     if (cert.defaultMark !== undefined && cert.defaultMark.kind !== 'c2-framework') set('default-certificate');
-    if (cert.subject !== undefined && cert.issuer !== undefined && cert.subject.canonical === cert.issuer.canonical) set('self-signed');
+    const selfSigned = cert.subject !== undefined && cert.issuer !== undefined && cert.subject.canonical === cert.issuer.canonical;
+    if (selfSigned) set('self-signed');
     const cn = cert.subject === undefined ? undefined : attribute(cert.subject, 'CN');
+    if (selfSigned && cn !== undefined && cert.defaultMark === undefined && SUSPICIOUS_TLDS.has(tldOf(cn))) set('self-signed-abused-tld');
     if (cn !== undefined && cert.defaultMark === undefined && UNVERIFIABLE.test(cn.trim())) set('unverifiable-name');
     const from = certificateTime(event.validFrom);
     const to = certificateTime(event.validTo);

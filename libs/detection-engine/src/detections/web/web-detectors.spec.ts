@@ -11,6 +11,7 @@ import { observeEvent } from '../../observed-event';
 import { batch, httpEvent, iso, T0 } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
 import { EventTableReader, EventTableWriter } from '../../state/event-table';
+import { IndicatorStore } from '../../intel/indicator-store';
 import { createWebDetectors, TlsServerPatternDetector, WEB_FLAGS, WEB_THREATS } from './index';
 
 const detectors = createWebDetectors();
@@ -140,6 +141,33 @@ describe('TLS: suspicious servers, judged per host and destination', () => {
     const hits = run(bad, [0, 1, 2].map((i) => session(i, selfSigned)));
     expect(hits[2]?.observations).toContain('known-bad JA3/JA3S');
     expect(run(new TlsServerPatternDetector(), [0, 1, 2].map((i) => session(i, selfSigned))).filter(Boolean)).toEqual([]);
+  });
+
+  it('counts a self-signed certificate for a name under a much-abused TLD as strong evidence, a public .net name not', () => {
+    const detector = new TlsServerPatternDetector();
+    const xyz = { subject: 'CN=portal-login.xyz', issuer: 'CN=portal-login.xyz' };
+    const hits = run(detector, [0, 1, 2, 3, 4].map((i) => session(i, { ...xyz, destIP: '185.220.70.13' })));
+    expect(hits.findIndex(Boolean)).toBe(2);
+    expect(hits[2]!.observations).toEqual(['3 sessions in 2 min', 'self-signed certificate', 'self-signed certificate for a name under a much-abused TLD', 'score 3']);
+    // one such session is not a pattern
+    expect(run(new TlsServerPatternDetector(), [session(0, { ...xyz, destIP: '185.220.70.14' })])).toEqual([undefined]);
+    // the same check-ins to a self-signed server with a name under an ordinary TLD: one weak sign only
+    const net = { subject: 'CN=portal-login.net', issuer: 'CN=portal-login.net' };
+    expect(run(new TlsServerPatternDetector(), [0, 1, 2, 3, 4].map((i) => session(i, { ...net, destIP: '185.220.70.15' }))).filter(Boolean)).toEqual([]);
+    // a CA-issued certificate under the same TLD carries no evidence
+    expect(detector.evidence(session(0, { subject: 'CN=portal-login.xyz', issuer: LE, ...VALID }))).toBe(0);
+  });
+
+  it("takes the intel seed's known-bad JA3 into the pattern (engine wiring), and only with a suspicious certificate", () => {
+    const [pattern] = createWebDetectors({ intel: new IndicatorStore() });
+    const seedJa3 = '724dedf93fb5a3636a0f1ee8fcec8801'; // Cobalt Strike, tools/intel/curated.vigil
+    const cert = { subject: 'CN=update-srv.net', issuer: 'CN=update-srv.net', ...VALID };
+    const withJa3 = [0, 1, 2].map((i) => pattern.inspect(session(i, { ...cert, destIP: '45.77.10.30', ja3: seedJa3 })));
+    expect(withJa3[2]?.observations).toContain('known-bad JA3/JA3S');
+    // a browser's JA3 to the same kind of server: self-signed alone
+    expect([0, 1, 2].map((i) => pattern.inspect(session(i, { ...cert, destIP: '45.77.10.31', ja3: 'cd08e31494f9531f560d64c695473da9' }))).filter(Boolean)).toEqual([]);
+    // the known-bad JA3 with a CA-issued certificate adds nothing here (the intel detection reports the fingerprint)
+    expect([0, 1, 2].map((i) => pattern.inspect(session(i, { subject: 'CN=www.example.org', issuer: LE, ...VALID, destIP: '45.77.10.32', ja3: seedJa3 }))).filter(Boolean)).toEqual([]);
   });
 
   it('restores from a snapshot and goes on as if it never stopped', () => {

@@ -1,0 +1,19 @@
+/**
+ * The task module of an ingest thread (loaded by WorkerPool in its thread, never imported elsewhere): prepares
+ * telemetry bodies so that the main thread keeps answering HTTP while bodies are parsed.
+ */
+import type { TelemetryType } from '@vigil/contracts';
+import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
+
+export interface PrepareRequest {
+  workspaceId: string;
+  type: TelemetryType;
+  /** Buffers arrive as Uint8Arrays. */
+  body: Uint8Array;
+  nowMs: number;
+}
+
+export function handlePrepareRequest(request: PrepareRequest): PreparedTelemetry {
+  const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
+  return prepareTelemetry(request.workspaceId, request.type, body, request.nowMs);
+}

@@ -1,0 +1,53 @@
+import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
+import { TelemetryPreparer } from './telemetry-preparer';
+
+const NOW = Date.parse('2026-11-26T12:00:00Z');
+
+function body(): Buffer {
+  const lines: string[] = [];
+  for (let i = 0; i < 3_000; i++) lines.push(JSON.stringify({ srcIP: `10.0.${i % 50}.${i % 200}`, query: `host${i}.example.com`, qtype: 'A' }));
+  lines.push('{"srcIP":"10.0.0.1","query":42}', '{"query":"no-source.example.com"}', '[1,2]');
+  return Buffer.from(lines.join('\n') + '\n');
+}
+
+// A thread loads (and on a busy machine compiles) its modules before the first body.
+jest.setTimeout(60_000);
+
+/** Each preparation draws fresh batch ids: compare everything else. */
+function withoutBatchIds(prepared: PreparedTelemetry): unknown {
+  if (prepared.notJson) return prepared;
+  return {
+    ...prepared,
+    records: prepared.records.map((record) => {
+      const batchId = record.headers?.batchId ?? '';
+      return { key: record.key, headers: { ...record.headers, batchId: 'id' }, value: record.value.toString('utf8').split(batchId).join('id') };
+    }),
+  };
+}
+
+describe('TelemetryPreparer', () => {
+  it('gives in an ingest thread exactly what it gives inline: counts, rejections, records and endpoints', async () => {
+    const threaded = new TelemetryPreparer(1);
+    try {
+      const inThread = await threaded.prepare('ws-1', 'dns', body(), NOW);
+      const inline = await new TelemetryPreparer(0).prepare('ws-1', 'dns', body(), NOW);
+      expect(withoutBatchIds(inThread)).toEqual(withoutBatchIds(inline));
+      expect(withoutBatchIds(inline)).toEqual(withoutBatchIds(prepareTelemetry('ws-1', 'dns', body(), NOW)));
+      if (inThread.notJson) throw new Error('expected events');
+      expect(inThread.accepted).toBeGreaterThan(2_900);
+      expect(inThread.received).toBeGreaterThan(inThread.accepted);
+      expect(Buffer.isBuffer(inThread.records[0].value)).toBe(true);
+    } finally {
+      await threaded.close();
+    }
+  });
+
+  it('reports a body with no JSON object at all', async () => {
+    const threaded = new TelemetryPreparer(1);
+    try {
+      expect(await threaded.prepare('ws-1', 'dns', Buffer.from('not json\n'), NOW)).toEqual({ notJson: true });
+    } finally {
+      await threaded.close();
+    }
+  });
+});
