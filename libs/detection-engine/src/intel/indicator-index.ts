@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../bounded-memo';
 import type { IndicatorKind, IndicatorMatch, IndicatorMeta, IndicatorRecord } from './indicator';
 import { parseLabel } from './indicator';
 import {
@@ -174,9 +175,16 @@ export class IndicatorIndex {
     return new IndicatorIndexBuilder(0).build();
   }
 
+  /** Names already matched: DNS names repeat, and one lookup is cheaper than walking every parent zone. */
+  private readonly domainMatches = new BoundedMemo<readonly IndicatorMatch[]>(16_384, (hostname) => this.matchDomainUncached(hostname), 253);
+
   /** Indicators for the host name and each parent zone, most specific first (`a.evil.com` → `a.evil.com`, `evil.com`, `com`). */
   matchDomain(hostname: string): readonly IndicatorMatch[] {
     if (this.t.domains.size === 0 || typeof hostname !== 'string' || hostname.length === 0) return NO_MATCHES;
+    return this.domainMatches.get(hostname);
+  }
+
+  private matchDomainUncached(hostname: string): readonly IndicatorMatch[] {
     let out: IndicatorMatch[] | undefined;
     let suffix = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
     for (;;) {

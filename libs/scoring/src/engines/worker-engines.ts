@@ -85,8 +85,10 @@ export class WorkerEngines implements EngineSet {
           idleTimeoutMs: 2 ** 31 - 1,
           maxQueued: 100_000,
           timeoutMs: 300_000,
-          // Room for the state budget (estimates run low by up to about 2x), the models and the batches in flight.
-          resourceLimits: { maxOldGenerationSizeMb: perThreadMb * 3 + 768 },
+          // Room for the state (its live heap runs about 1.6x the budget's estimate), the models and intel (about
+          // 150 MB) and the batches in flight. V8 lets garbage pile up towards this limit before it collects, so
+          // a generous one shows as resident memory; this one leaves about twice the live heap.
+          resourceLimits: { maxOldGenerationSizeMb: perThreadMb * 2 + 512, maxYoungGenerationSizeMb: 48 },
         }),
     );
     this.usageByThread = this.pools.map(() => ({}));

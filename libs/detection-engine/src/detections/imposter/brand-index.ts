@@ -2,6 +2,8 @@
  * Look-alike matching of registrable labels against popular brands' labels: homoglyph substitutions, bit-flips
  * of one character, one edit (insert, delete, substitute, swap of neighbours) and hyphenated combinations.
  */
+import { BoundedMemo } from '../../bounded-memo';
+
 export type ImposterTechnique = 'homoglyph' | 'bitsquat' | 'typosquat' | 'combosquat';
 
 export interface ImposterMatch {
@@ -166,8 +168,18 @@ export class BrandIndex {
     return this.brands.size;
   }
 
+  /**
+   * Labels already matched (most DNS names repeat; matching builds every deletion and swap of the label).
+   * Matches are shared: callers must not change them.
+   */
+  private readonly matched = new BoundedMemo<ImposterMatch | null>(8_192, (label) => this.matchUncached(label) ?? null, 63);
+
   /** The brand `label` imitates, or undefined (a brand's own label never matches). */
   match(label: string): ImposterMatch | undefined {
+    return this.matched.get(label) ?? undefined;
+  }
+
+  private matchUncached(label: string): ImposterMatch | undefined {
     if (this.brands.has(label) || label.length < MIN_BRAND_LENGTH - 1) return undefined;
     const glyphBrand = this.byGlyphForm.get(unglyph(label));
     if (glyphBrand !== undefined && glyphBrand !== label) {
