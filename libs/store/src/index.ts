@@ -5,3 +5,4 @@ export { runMigrations, type MigrationReport } from './run-migrations';
 export { ChdbStoreFactory } from './chdb-store-factory';
 export { HttpStoreFactory, buildHttpClientConfig, type HttpStoreConfig, type HttpClientConfig } from './http-store-factory';
 export { createStoreFactory, type StoreConfig } from './create-store-factory';
+export { CoalescingInserter } from './coalescing-inserter';

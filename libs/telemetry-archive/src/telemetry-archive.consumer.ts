@@ -3,15 +3,19 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
 import { TOPICS } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
-import { STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
+import { CoalescingInserter, STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
 import { TELEMETRY_MIGRATIONS } from './migrations';
 
 export const TELEMETRY_ARCHIVE_GROUP = 'telemetry-archive';
+
+/** Largest insert: the batches of every partition that queued during the previous insert, up to this. */
+const MAX_INSERT_BYTES = 32 * 1024 * 1024;
 
 /** Stores every accepted event (30-day retention), as one more consumer of the events topic. */
 @Injectable()
 export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private store!: ServiceStore;
+  private inserter!: CoalescingInserter;
   private subscription?: Subscription;
 
   constructor(
@@ -24,6 +28,12 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
 
   async onApplicationBootstrap(): Promise<void> {
     this.store = await this.stores.open('telemetry', TELEMETRY_MIGRATIONS);
+    // Every partition's batches go through one insert at a time, so the archive never has a dozen inserts in
+    // flight ahead of the findings a SOC tool is waiting for.
+    this.inserter = new CoalescingInserter(
+      (body) => this.store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) }).then(() => undefined),
+      MAX_INSERT_BYTES,
+    );
     this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: TELEMETRY_ARCHIVE_GROUP, fromBeginning: true }, (batch) =>
       this.archive(batch),
     );
@@ -39,8 +49,7 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
     // newline; a record that has them is re-serialized).
     const lines = batch.records.map((record) => (record.value.includes(0x0a) || record.value.includes(0x09) ? reserialize(record.value) : record.value));
     if (lines.length === 0) return;
-    const body = Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
-    await this.store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) });
+    await this.inserter.add(Buffer.concat(lines.flatMap((line) => [line, NEWLINE])));
   }
 }
 

@@ -16,7 +16,10 @@ export function normaliseDomain(name: string): string | undefined {
   return DOMAIN.test(domain) && isIP(domain) === 0 ? domain : undefined;
 }
 
-/** IPv4 dotted quad to an unsigned 32-bit number, or undefined. A character loop: this runs for every event. */
+/**
+ * IPv4 dotted quad to an unsigned 32-bit number, or undefined (also for an octet with a leading zero, which
+ * node:net does not take for an address either). A character loop: this runs for every event.
+ */
 export function ipv4ToNumber(ip: string): number | undefined {
   let value = 0;
   let octet = 0;
@@ -25,6 +28,7 @@ export function ipv4ToNumber(ip: string): number | undefined {
   for (let i = 0; i < ip.length; i++) {
     const c = ip.charCodeAt(i);
     if (c >= 48 && c <= 57) {
+      if (digits > 0 && octet === 0) return undefined;
       octet = octet * 10 + (c - 48);
       if (++digits > 3 || octet > 255) return undefined;
     } else if (c === 46 && digits > 0 && dots < 3) {

@@ -1,4 +1,4 @@
-import { CidrSet, dottedQuadValue, isPublicAddress, NON_PUBLIC_RANGES, parseAddress, parseCidr } from './ip-ranges';
+import { CidrSet, isPublicAddress, NON_PUBLIC_RANGES, parseAddress, parseCidr } from './ip-ranges';
 
 describe('isPublicAddress', () => {
   it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '::ffff:8.8.8.8'])('%s is public', (ip) => {
@@ -33,8 +33,6 @@ describe('isPublicAddress', () => {
       samples.push([seed & 255, (seed >>> 8) & 255, (seed >>> 16) & 255, (seed * 31) & 255].join('.'));
     }
     for (const ip of samples) expect([ip, isPublicAddress(ip)]).toEqual([ip, general(ip)]);
-    expect(dottedQuadValue('255.255.255.255')).toBe(0xffffffff);
-    expect(dottedQuadValue('1.2.3')).toBe(-1);
   });
   it('treats 172.32.0.1 (outside 172.16/12) as public', () => {
     expect(isPublicAddress('172.32.0.1')).toBe(true);

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { ipv4ToNumber } from '../../intel/normalise';
 
 /** An address as a 128-bit integer (IPv4 as its IPv4-mapped IPv6 form), so one range type serves both. */
 export interface ParsedAddress {
@@ -99,35 +100,12 @@ const NON_PUBLIC_V4: readonly (readonly [number, number])[] = NON_PUBLIC_RANGES.
   return [Number(range.first & 0xffffffffn), Number(range.last & 0xffffffffn)] as const;
 });
 
-/** A dotted-quad IPv4 address (no spaces, no leading zeros beyond one digit) as a 32-bit number; -1 otherwise. */
-export function dottedQuadValue(ip: string): number {
-  let value = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = 0; i < ip.length; i++) {
-    const c = ip.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (digits > 0 && octet === 0) return -1; // a leading zero: not an address node:net accepts
-      octet = octet * 10 + (c - 48);
-      if (++digits > 3 || octet > 255) return -1;
-    } else if (c === 46 && digits > 0 && dots < 3) {
-      value = value * 256 + octet;
-      octet = 0;
-      digits = 0;
-      dots++;
-    } else return -1;
-  }
-  if (dots !== 3 || digits === 0) return -1;
-  return value * 256 + octet;
-}
-
 /** True for an address routed on the public Internet; false for private/reserved ones and for non-addresses. */
 export function isPublicAddress(ip: unknown): boolean {
   // Most telemetry addresses are plain IPv4: checked with integer compares, without parsing to a bigint.
   if (typeof ip === 'string') {
-    const v4 = dottedQuadValue(ip);
-    if (v4 >= 0) {
+    const v4 = ipv4ToNumber(ip);
+    if (v4 !== undefined) {
       for (const [first, last] of NON_PUBLIC_V4) if (v4 >= first && v4 <= last) return false;
       return true;
     }

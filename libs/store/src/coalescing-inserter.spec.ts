@@ -1,0 +1,38 @@
+import { CoalescingInserter } from './coalescing-inserter';
+
+describe('CoalescingInserter', () => {
+  it('runs one insert at a time and sends what queued meanwhile together, within the byte cap', async () => {
+    const inserts: string[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const inserter = new CoalescingInserter(async (body) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inserts.push(body.toString());
+      inFlight--;
+    }, 6);
+    await Promise.all(['a\n', 'b\n', 'c\n', 'd\n', 'e\n'].map((row) => inserter.add(Buffer.from(row))));
+    expect(maxInFlight).toBe(1);
+    expect(inserts).toEqual(['a\n', 'b\nc\nd\n', 'e\n']);
+  });
+
+  it('sends a body larger than the cap on its own, whole', async () => {
+    const inserts: number[] = [];
+    const inserter = new CoalescingInserter(async (body) => void inserts.push(body.length), 4);
+    await Promise.all([inserter.add(Buffer.alloc(10)), inserter.add(Buffer.alloc(3))]);
+    expect(inserts).toEqual([10, 3]);
+  });
+
+  it('rejects the callers whose rows were in a failed insert, and goes on with the next ones', async () => {
+    let calls = 0;
+    const inserter = new CoalescingInserter(async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      if (calls === 2) throw new Error('disk full');
+    }, 100);
+    const results = await Promise.allSettled([inserter.add(Buffer.from('1')), inserter.add(Buffer.from('2')), inserter.add(Buffer.from('3'))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    await expect(inserter.add(Buffer.from('4'))).resolves.toBeUndefined();
+  });
+});
