@@ -3,20 +3,26 @@
  * the way Vigil is used — does throughput stay flat and memory bounded as detection state grows?
  *
  *   node -r ./tools/register.cjs bench/sustained.ts [--minutes 10] [--clients 2] [--hosts 20000]
- *        [--row-seconds 60] [--profile <dir>] [--env NAME=VALUE ...]
+ *        [--row-seconds 60] [--profile <dir>] [--env NAME=VALUE ...] [--split]
  *
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
  * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
  * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>.
+ *
+ * --split runs the same load against the split deployment (Kafka, Redis, 2 gateways, findings-api, account and
+ * rules as separate processes) twice, for --minutes each: with 2 scoring engines, then with 1 (a fresh cluster
+ * each time), and reports the scored events/s of each and the scale-out ratio 2/1.
  */
+import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
+import type { TelemetryType } from '@vigil/contracts';
 import { parseOnly, percentile } from './run';
-import { startVigil } from '@vigil/testing';
-import { Fleet } from './sustained/fleet';
-import { MaliciousHostProbes } from './sustained/probes';
-import { rssOf, sample, type Sample } from './sustained/sampler';
+import { startAllInOne, startSplit, type Deployment } from './sustained/deployment';
+import { Fleet, type FleetCounters } from './sustained/fleet';
+import { MaliciousHostProbes, type ProbeResult } from './sustained/probes';
+import { sample, totalRss, type Sample } from './sustained/sampler';
 import { StatusPoller } from './sustained/status-poller';
 import { buildWorkload, type Body } from './sustained/workload';
 
@@ -27,6 +33,7 @@ interface Options {
   rowSeconds: number;
   profileDir?: string;
   env: Record<string, string>;
+  split: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -45,11 +52,15 @@ function parseOptions(argv: string[]): Options {
     rowSeconds: Number(value('--row-seconds') ?? 60),
     profileDir: value('--profile'),
     env,
+    split: argv.includes('--split'),
   };
 }
 
 const MB = 1024 * 1024;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** Split deployment: gateways; the scoring engines of the measured run and of the reference run. */
+const SPLIT_GATEWAYS = 2;
+const SPLIT_ENGINES = [2, 1] as const;
 
 /** Single-thread split + JSON.parse (after gunzip) of every body, repeated for at least `seconds`. */
 function parseBaseline(bodies: Body[], seconds: number): number {
@@ -63,44 +74,50 @@ function rate(from: Sample, to: Sample, field: 'accepted' | 'scored'): number {
   return (to[field] - from[field]) / ((to.atMs - from.atMs) / 1000);
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
-  console.log(`# Sustained load: ${options.hosts.toLocaleString('en-US')} hosts, ${options.clients} clients, ${options.minutes} min`);
-  const built = performance.now();
-  const workload = buildWorkload({ hosts: options.hosts, eventsPerBody: 20_000, bodiesPerType: 24, seed: 1 });
-  const allBodies = [...workload.values()].flat();
-  const totalEvents = allBodies.reduce((n, b) => n + b.events, 0);
-  console.log(`workload: ${allBodies.length} bodies, ${fmt(totalEvents)} events, ${(allBodies.reduce((n, b) => n + b.gzip.length, 0) / MB).toFixed(1)} MB gzip (built in ${((performance.now() - built) / 1000).toFixed(1)} s)\n`);
+/** What one run of the load measured, before the parse baseline is known. */
+interface LoadResult {
+  samples: Sample[];
+  /** The last sample while the fleet was posting. */
+  stopped: Sample;
+  drained: Sample;
+  peakRss: number;
+  probes: ProbeResult[];
+  statusLatenciesMs: number[];
+  fleet: FleetCounters;
+}
 
-  const vigil = await startVigil({
-    env: { VIGIL_RATE_LIMIT: '100000000/60s', ...options.env },
-    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
-  });
+const mbOf = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
+
+/** Per-role RSS, for a deployment of several processes: "ingest-gateway 300 · scoring-engine 900 · …". */
+const rolesOf = (s: Sample) => [...s.rssByRole].map(([role, bytes]) => `${role} ${mbOf(bytes)}`).join(' · ');
+
+/** Runs the fleet, probes and status poller against `deployment` for `options.minutes`, printing a row per interval, then drains. */
+async function runLoad(deployment: Deployment, options: Options, workload: Map<TelemetryType, Body[]>): Promise<LoadResult> {
+  const perRole = deployment.processes.length > 1;
   const started = Date.now();
-  const fleet = new Fleet(vigil, workload);
-  const probes = new MaliciousHostProbes(vigil, started);
-  const status = new StatusPoller(vigil);
-  const samples: Sample[] = [await sample(vigil, started)];
+  const fleet = new Fleet(deployment.gateways, workload);
+  const probes = new MaliciousHostProbes(deployment.probes, started);
+  const status = new StatusPoller(deployment.status);
+  const samples: Sample[] = [await sample(deployment.processes, started)];
   let peakRss = 0;
   try {
-    fleet.start(options.clients);
+    fleet.start(Math.max(options.clients, deployment.gateways.length));
     probes.start(15_000);
     status.start(200);
-    console.log('| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions |${perRole ? ' RSS MB by role |' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
     const end = started + options.minutes * 60_000;
     let rowStart = samples[0];
     while (Date.now() < end) {
       await new Promise((r) => setTimeout(r, 5000));
-      peakRss = Math.max(peakRss, rssOf(vigil.child.pid!));
-      const now = await sample(vigil, started);
+      peakRss = Math.max(peakRss, totalRss(deployment.processes));
+      const now = await sample(deployment.processes, started);
       samples.push(now);
       if (now.atMs - rowStart.atMs >= options.rowSeconds * 1000 - 2500) {
         const state = now.stateBytes === undefined ? '–' : (now.stateBytes / MB).toFixed(0);
         const evictions = now.evictions === undefined ? '–' : fmt(now.evictions);
-        const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
         console.log(
-          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mb(now.threadHeapUsedBytes)} | ${mb(now.externalBytes)} | ${mb(now.storeEngineBytes)} | ${state} | ${evictions} |`,
+          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
         );
         rowStart = now;
       }
@@ -110,36 +127,93 @@ async function main(): Promise<void> {
     await status.stop();
     const stopped = samples[samples.length - 1];
     // Drain: every accepted event must be scored.
-    let drained = await sample(vigil, started);
+    let drained = await sample(deployment.processes, started);
     const drainDeadline = Date.now() + 180_000;
     while (drained.scored < drained.accepted && Date.now() < drainDeadline) {
       await new Promise((r) => setTimeout(r, 2000));
-      drained = await sample(vigil, started);
+      drained = await sample(deployment.processes, started);
     }
-
-    const third = Math.max(1, Math.floor(samples.length / 3));
-    const first = rate(samples[0], samples[third], 'scored');
-    const last = rate(samples[samples.length - 1 - third], stopped, 'scored');
-    const overall = rate(samples[0], stopped, 'scored');
-    const baseline = parseBaseline(allBodies, 10);
-    const latencies = probes.results.flatMap((p) => (p.latencyMs === undefined ? [] : [p.latencyMs]));
-    const missed = probes.results.filter((p) => p.latencyMs === undefined).map((p) => p.host);
-    console.log('\n## Summary\n');
-    console.log(`| figure | value |\n|---|---|`);
-    console.log(`| scored events/s over the run | ${fmt(overall)} |`);
-    console.log(`| parse-only baseline (gunzip + split + JSON.parse, one thread, same bodies) | ${fmt(baseline)} |`);
-    console.log(`| ratio scored / baseline | ${(overall / baseline).toFixed(3)} |`);
-    console.log(`| first third → last third scored events/s | ${fmt(first)} → ${fmt(last)} (last/first ${(last / first).toFixed(2)}) |`);
-    console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
-    console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
-    console.log(`| planted malicious hosts detected | ${latencies.length} of ${probes.results.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
-    console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
-    console.log(`| GET /v1/account/status under load (${status.latenciesMs.length} polls) | p50 ${fmt(percentile(status.latenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(status.latenciesMs, 99) ?? NaN)} ms |`);
-    console.log(`| backpressure answers (429/503) | ${fleet.counters.backpressure} of ${fleet.counters.posted} posts |`);
+    return { samples, stopped, drained, peakRss, probes: probes.results, statusLatenciesMs: status.latenciesMs, fleet: fleet.counters };
   } finally {
     await fleet.stop().catch(() => undefined);
-    await vigil.stop('SIGINT');
   }
+}
+
+const overallScored = (r: LoadResult) => rate(r.samples[0], r.stopped, 'scored');
+
+function printSummary(result: LoadResult, baseline: number): void {
+  const { samples, stopped, drained, peakRss } = result;
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const first = rate(samples[0], samples[third], 'scored');
+  const last = rate(samples[samples.length - 1 - third], stopped, 'scored');
+  const overall = overallScored(result);
+  const latencies = result.probes.flatMap((p) => (p.latencyMs === undefined ? [] : [p.latencyMs]));
+  const missed = result.probes.filter((p) => p.latencyMs === undefined).map((p) => p.host);
+  console.log(`| figure | value |\n|---|---|`);
+  console.log(`| scored events/s over the run | ${fmt(overall)} |`);
+  console.log(`| parse-only baseline (gunzip + split + JSON.parse, one thread, same bodies) | ${fmt(baseline)} |`);
+  console.log(`| ratio scored / baseline | ${(overall / baseline).toFixed(3)} |`);
+  console.log(`| first third → last third scored events/s | ${fmt(first)} → ${fmt(last)} (last/first ${(last / first).toFixed(2)}) |`);
+  console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
+  console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
+  console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
+  console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
+  console.log(`| GET /v1/account/status under load (${result.statusLatenciesMs.length} polls) | p50 ${fmt(percentile(result.statusLatenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(result.statusLatenciesMs, 99) ?? NaN)} ms |`);
+  console.log(`| backpressure answers (429/503) | ${result.fleet.backpressure} of ${result.fleet.posted} posts |`);
+}
+
+async function runAllInOne(options: Options, workload: Map<TelemetryType, Body[]>, allBodies: Body[]): Promise<void> {
+  const deployment = await startAllInOne(options);
+  try {
+    const result = await runLoad(deployment, options, workload);
+    const baseline = parseBaseline(allBodies, 10);
+    console.log('\n## Summary\n');
+    printSummary(result, baseline);
+  } finally {
+    await deployment.stop();
+  }
+}
+
+/** The same load against the split deployment with 2 scoring engines, then 1; one cluster at a time. */
+async function runSplit(options: Options, workload: Map<TelemetryType, Body[]>, allBodies: Body[]): Promise<void> {
+  if (options.profileDir) throw new Error('--profile profiles the all-in-one only; it cannot be combined with --split');
+  const results: { engines: number; result: LoadResult }[] = [];
+  for (const engines of SPLIT_ENGINES) {
+    console.log(`\n## Split deployment: ${SPLIT_GATEWAYS} gateways, ${engines} scoring engine${engines > 1 ? 's' : ''} over Kafka (RSS: every service, the broker and Redis)\n`);
+    const deployment = await startSplit({ ...options, gateways: SPLIT_GATEWAYS, scoringEngines: engines });
+    try {
+      results.push({ engines, result: await runLoad(deployment, options, workload) });
+    } finally {
+      await deployment.stop();
+    }
+  }
+  const baseline = parseBaseline(allBodies, 10);
+  for (const { engines, result } of results) {
+    console.log(`\n## Summary: split, ${engines} scoring engine${engines > 1 ? 's' : ''}\n`);
+    printSummary(result, baseline);
+  }
+  const [many, one] = results;
+  console.log(`\n## Scale-out ratio (${options.minutes} min each, same workload, ${Math.max(options.clients, SPLIT_GATEWAYS)} clients over ${SPLIT_GATEWAYS} gateways)\n`);
+  console.log('| scoring engines | accepted ev/s | scored ev/s | scoring lag when the load stopped (events) |\n|---|---|---|---|');
+  for (const { engines, result } of results) {
+    console.log(`| ${engines} | ${fmt(rate(result.samples[0], result.stopped, 'accepted'))} | ${fmt(overallScored(result))} | ${fmt(result.stopped.accepted - result.stopped.scored)} |`);
+  }
+  console.log(`| ratio ${many.engines}/${one.engines} | | ${(overallScored(many.result) / overallScored(one.result)).toFixed(2)} | |`);
+  console.log(
+    `\nNote: this machine has ${availableParallelism()} cores, and the broker, Redis and every service (gateways, scoring engines, findings-api, account, rules) share them, ` +
+      'so the ratio measures contention for those cores as much as scale-out; scale-out proper needs the scoring engines on cores (or machines) of their own.',
+  );
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  console.log(`# Sustained load: ${options.hosts.toLocaleString('en-US')} hosts, ${options.clients} clients, ${options.minutes} min${options.split ? ' (split deployment)' : ''}`);
+  const built = performance.now();
+  const workload = buildWorkload({ hosts: options.hosts, eventsPerBody: 20_000, bodiesPerType: 24, seed: 1 });
+  const allBodies = [...workload.values()].flat();
+  const totalEvents = allBodies.reduce((n, b) => n + b.events, 0);
+  console.log(`workload: ${allBodies.length} bodies, ${fmt(totalEvents)} events, ${(allBodies.reduce((n, b) => n + b.gzip.length, 0) / MB).toFixed(1)} MB gzip (built in ${((performance.now() - built) / 1000).toFixed(1)} s)\n`);
+  await (options.split ? runSplit : runAllInOne)(options, workload, allBodies);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 /**
  * Sensor clients that post the workload's bodies without pause, each picking the next body's type by the
- * workload's mix, and count what the server accepted. A non-200 answer other than 429/503 (backpressure) stops
+ * workload's mix, and count what the server accepted. Client i posts to target i mod n (one target for the
+ * all-in-one; the gateways, round-robin, for the split deployment). A non-200 answer other than 429/503 (backpressure) stops
  * the benchmark: under sustained load Vigil must keep answering.
  */
 import type { TelemetryType } from '@vigil/contracts';
@@ -19,7 +20,7 @@ export class Fleet {
   private readonly loops: Promise<void>[] = [];
 
   constructor(
-    private readonly target: Pick<VigilProcess, 'baseUrl' | 'key'>,
+    private readonly targets: readonly Pick<VigilProcess, 'baseUrl' | 'key'>[],
     private readonly bodies: Map<TelemetryType, Body[]>,
   ) {}
 
@@ -34,6 +35,7 @@ export class Fleet {
 
   private async client(index: number): Promise<void> {
     const rng = createRng(`fleet-client-${index}`);
+    const target = this.targets[index % this.targets.length];
     const next = new Map<TelemetryType, number>();
     while (this.running) {
       const type = rng.weighted(TYPE_MIX);
@@ -41,7 +43,7 @@ export class Fleet {
       const position = next.get(type) ?? index;
       next.set(type, position + 1);
       const body = list[position % list.length];
-      const res = await api(this.target, 'POST', `/v1/events/${type}`, { body: body.gzip, headers: { 'content-encoding': 'gzip' } });
+      const res = await api(target, 'POST', `/v1/events/${type}`, { body: body.gzip, headers: { 'content-encoding': 'gzip' } });
       this.counters.posted++;
       if (res.status === 200) this.counters.accepted += (res.body as { accepted: number }).accepted;
       else if (res.status === 429 || res.status === 503) {

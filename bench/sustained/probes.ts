@@ -1,9 +1,17 @@
 /**
  * Planted malicious hosts: every `intervalMs` a fresh host (outside the fleet's addresses) runs a short DNS
  * tunnel to a fresh domain, and the probe measures the time from the 200 of that upload to its finding being
- * visible over GET /v1/findings, while the fleet keeps the server saturated.
+ * visible over GET /v1/findings, while the fleet keeps the server saturated. Uploads go to `ingest` and
+ * findings are read from `findings` (the same process in the all-in-one; a gateway and findings-api when split).
  */
 import { api, gzipNdjson, tunnelDnsEvents, type VigilProcess } from '@vigil/testing';
+
+type Target = Pick<VigilProcess, 'baseUrl' | 'key'>;
+
+export interface ProbeTargets {
+  ingest: Target;
+  findings: Target;
+}
 
 export interface ProbeResult {
   host: string;
@@ -21,7 +29,7 @@ export class MaliciousHostProbes {
   private count = 0;
 
   constructor(
-    private readonly target: Pick<VigilProcess, 'baseUrl' | 'key'>,
+    private readonly targets: ProbeTargets,
     private readonly started: number,
     private readonly timeoutMs = 60_000,
   ) {}
@@ -41,20 +49,20 @@ export class MaliciousHostProbes {
     const n = this.count++;
     const host = `10.99.${Math.floor(n / 250)}.${1 + (n % 250)}`;
     const domain = `sustained-probe-${n}-${Date.now().toString(36)}.net`;
-    let follow = (await api(this.target, 'GET', '/v1/findings?schema=ocsf&maxAge=60s')).body.follow as string;
+    let follow = (await api(this.targets.findings, 'GET', '/v1/findings?schema=ocsf&maxAge=60s')).body.follow as string;
     const events = tunnelDnsEvents(30, { domain, srcIP: host, startTs: Date.now() - 15_000, intervalMs: 500 });
-    let res = await api(this.target, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
+    let res = await api(this.targets.ingest, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     // Refused while scoring catches up: retry as a sensor does, after Retry-After. The clock starts at the 200.
     while (res.status === 429 || res.status === 503) {
       await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-      res = await api(this.target, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
+      res = await api(this.targets.ingest, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     }
     const answered = performance.now();
     const result: ProbeResult = { host, atMs: Date.now() - this.started };
     this.results.push(result);
     if (res.status !== 200) return;
     while (performance.now() - answered < this.timeoutMs) {
-      const page = await api(this.target, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
+      const page = await api(this.targets.findings, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
       follow = page.body.follow ?? follow;
       const records = (page.body.records ?? []) as FindingShape[];
       if (records.some((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain))) {

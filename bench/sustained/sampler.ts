@@ -1,12 +1,18 @@
-/** Reads the server's counters and memory: scored events from /metrics, RSS and heap from /proc and /metrics. */
+/**
+ * Reads the deployment's counters and memory: accepted and scored events from /metrics, RSS from /proc, heap and
+ * detection state from /metrics, summed over every process (one for the all-in-one; gateways, scoring engines,
+ * the other services, the broker and Redis for the split deployment).
+ */
 import * as fs from 'node:fs';
-import { api, type VigilProcess } from '@vigil/testing';
+import { api } from '@vigil/testing';
 
 export interface Sample {
   atMs: number;
   accepted: number;
   scored: number;
   rssBytes: number;
+  /** RSS summed per role (e.g. `ingest-gateway` over both replicas). */
+  rssByRole: Map<string, number>;
   heapUsedBytes: number;
   /** V8 heap used by the scoring worker threads together. */
   threadHeapUsedBytes?: number;
@@ -16,6 +22,19 @@ export interface Sample {
   storeEngineBytes?: number;
   stateBytes?: number;
   evictions?: number;
+}
+
+export type Counted = 'accepted' | 'scored';
+
+/** One process of the deployment: its pid for RSS and, for a Vigil service, where its /metrics are. */
+export interface SampledProcess {
+  role: string;
+  pid(): number | undefined;
+  metrics?: {
+    baseUrl: string;
+    /** Which event counters this process contributes (the gateways accept, the scoring engines score). */
+    counts: readonly Counted[];
+  };
 }
 
 /** Sum of a metric's samples, only those whose labels contain `labels` when given. */
@@ -29,23 +48,45 @@ function metricSum(text: string, name: string, labels?: string): number | undefi
   return sum;
 }
 
-export function rssOf(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** Resident set size of `pid`; 0 when the process is gone. */
+export function rssOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0;
+  }
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
   return match ? Number(match[1]) * 1024 : 0;
 }
 
-export async function sample(vigil: VigilProcess, started: number): Promise<Sample> {
-  const metrics = await api(vigil, 'GET', '/metrics', { key: null, headers: { accept: 'text/plain' } });
-  return {
-    atMs: Date.now() - started,
-    accepted: metricSum(metrics.text, 'vigil_events_accepted_total') ?? 0,
-    scored: metricSum(metrics.text, 'vigil_events_scored_total') ?? 0,
-    rssBytes: rssOf(vigil.child.pid!),
-    heapUsedBytes: metricSum(metrics.text, 'vigil_nodejs_heap_size_used_bytes') ?? 0,
-    threadHeapUsedBytes: metricSum(metrics.text, 'vigil_scoring_thread_heap_bytes', 'kind="used"'),
-    externalBytes: metricSum(metrics.text, 'vigil_nodejs_external_memory_bytes'),
-    storeEngineBytes: metricSum(metrics.text, 'vigil_store_engine_memory_bytes'),
-    stateBytes: metricSum(metrics.text, 'vigil_scoring_state_bytes'),
-    evictions: metricSum(metrics.text, 'vigil_scoring_state_evictions_total'),
-  };
+export function totalRss(processes: readonly SampledProcess[]): number {
+  return processes.reduce((n, p) => n + rssOf(p.pid()), 0);
+}
+
+/** Adds optional figures: undefined only when no process reported the metric. */
+const addOptional = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
+
+export async function sample(processes: readonly SampledProcess[], started: number): Promise<Sample> {
+  const texts = await Promise.all(
+    processes.map(async (p) => (p.metrics ? (await api({ baseUrl: p.metrics.baseUrl, key: '' }, 'GET', '/metrics', { key: null, headers: { accept: 'text/plain' } })).text : undefined)),
+  );
+  const result: Sample = { atMs: Date.now() - started, accepted: 0, scored: 0, rssBytes: 0, rssByRole: new Map(), heapUsedBytes: 0 };
+  processes.forEach((p, i) => {
+    const rss = rssOf(p.pid());
+    result.rssBytes += rss;
+    result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
+    const text = texts[i];
+    if (text === undefined || !p.metrics) return;
+    if (p.metrics.counts.includes('accepted')) result.accepted += metricSum(text, 'vigil_events_accepted_total') ?? 0;
+    if (p.metrics.counts.includes('scored')) result.scored += metricSum(text, 'vigil_events_scored_total') ?? 0;
+    result.heapUsedBytes += metricSum(text, 'vigil_nodejs_heap_size_used_bytes') ?? 0;
+    result.threadHeapUsedBytes = addOptional(result.threadHeapUsedBytes, metricSum(text, 'vigil_scoring_thread_heap_bytes', 'kind="used"'));
+    result.externalBytes = addOptional(result.externalBytes, metricSum(text, 'vigil_nodejs_external_memory_bytes'));
+    result.storeEngineBytes = addOptional(result.storeEngineBytes, metricSum(text, 'vigil_store_engine_memory_bytes'));
+    result.stateBytes = addOptional(result.stateBytes, metricSum(text, 'vigil_scoring_state_bytes'));
+    result.evictions = addOptional(result.evictions, metricSum(text, 'vigil_scoring_state_evictions_total'));
+  });
+  return result;
 }

@@ -129,6 +129,8 @@ export interface VigilConfig {
    * the main thread. Optional here so hand-built configurations in tests score in their own thread.
    */
   scoringWorkers?: number;
+  /** Nice value of the scoring worker threads (`VIGIL_SCORING_NICE`, 0–19; Linux). */
+  scoringNice?: number;
   /** Threads that parse and validate telemetry bodies (`VIGIL_INGEST_WORKERS`; 0: the main thread). */
   ingestWorkers?: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
@@ -394,6 +396,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 256, 16, 262_144) * 1024 * 1024,
     scoringBacklogMs: readInteger(env, 'VIGIL_SCORING_BACKLOG_MS', 500, 0, 600_000),
     scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
+    scoringNice: readInteger(env, 'VIGIL_SCORING_NICE', 10, 0, 19),
     ingestWorkers: readInteger(env, 'VIGIL_INGEST_WORKERS', Math.max(1, Math.floor(availableParallelism() / 2)), 0, 64),
     logLevel: readLogLevel(env),
     logFormat: readLogFormat(env),

@@ -76,7 +76,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     const threads = config.scoringWorkers ?? 0;
     this.engines =
       threads > 0
-        ? new WorkerEngines({ threads, intel: config.intel, configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes })
+        ? new WorkerEngines({ threads, intel: config.intel, configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes, nice: config.scoringNice })
         : new InThreadEngines({ intel: intel ?? new IndicatorStore(), configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes });
     reportStateBudget(this.engines);
     const engines = this.engines;

@@ -1,3 +1,4 @@
 export { WorkerPool, WorkerBudgetError, WorkerQueueFullError, WorkerTaskError, type WorkerPoolOptions } from './worker-pool';
 export { siblingModule } from './task-module';
 export type { TaskContext, TaskHandler } from './worker-protocol';
+export { lowerThreadPriority, threadNice } from './thread-priority';

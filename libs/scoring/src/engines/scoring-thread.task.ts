@@ -5,6 +5,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { DetectionEngine, StateBudget } from '@vigil/detection-engine';
+import { lowerThreadPriority } from '@vigil/platform';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { IntelRuntime } from '../intel/intel-runtime';
 import { SigmaHitSource } from '../sigma/sigma-hit-source';
@@ -26,6 +27,7 @@ let usageReportedAt = 0;
 const USAGE_REPORT_INTERVAL_MS = 1000;
 
 async function setUp(setup: ThreadSetup): Promise<ThreadState> {
+  lowerThreadPriority(setup.nice);
   const intel = await IntelRuntime.start(setup.intel, { logger: { log: () => undefined, warn: (m: string) => console.warn(m) } });
   const ruleSets = new Map<string, WorkspaceRuleSet>();
   for (const set of setup.ruleSets) ruleSets.set(set.workspaceId, set);

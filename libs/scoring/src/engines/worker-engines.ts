@@ -16,6 +16,8 @@ export interface WorkerEnginesOptions {
   configuredResolvers: readonly string[];
   /** The whole process's detection-state budget, split evenly over the threads. */
   capacityBytes: number;
+  /** Nice value of the scoring threads (0: as the process). */
+  nice?: number;
 }
 
 // Keeps the task module in the compiled program (threads load it by path).
@@ -162,6 +164,7 @@ export class WorkerEngines implements EngineSet {
       configuredResolvers: [...this.options.configuredResolvers],
       capacityBytes: Math.floor(this.options.capacityBytes / this.pools.length),
       ruleSets: [...this.ruleSets.values()],
+      nice: this.options.nice ?? 0,
     };
   }
 }

@@ -8,6 +8,8 @@ export interface ThreadSetup {
   configuredResolvers: string[];
   capacityBytes: number;
   ruleSets: WorkspaceRuleSet[];
+  /** Nice value the thread takes (Linux), so HTTP and ingest threads are scheduled first when cores are busy. */
+  nice: number;
 }
 
 /** A record crossing the thread boundary (Buffers arrive as Uint8Arrays). */

@@ -1,5 +1,6 @@
 import { TOPICS } from '@vigil/contracts';
 import type { TaskContext } from '../worker-protocol';
+import { lowerThreadPriority, threadNice } from '../thread-priority';
 
 /** Tasks for the WorkerPool tests; each runs inside a worker thread. */
 export function echo(input: { value: unknown }): unknown {
@@ -28,4 +29,10 @@ export function hoard(input: { note: string }, context: TaskContext): number {
 /** Proves the thread loads TypeScript and resolves `@vigil/*` imports. */
 export function topicName(): string {
   return TOPICS.rules.name;
+}
+
+/** Lowers its thread's priority, then reports the thread's nice value. */
+export function lowerPriority(input: { nice: number }): { lowered: boolean; nice: number | undefined } {
+  const lowered = lowerThreadPriority(input.nice);
+  return { lowered, nice: threadNice() };
 }
