@@ -9,7 +9,7 @@ import { TELEMETRY_MIGRATIONS } from './migrations';
 export const TELEMETRY_ARCHIVE_GROUP = 'telemetry-archive';
 
 /** Largest insert: the batches of every partition that queued during the previous insert, up to this. */
-const MAX_INSERT_BYTES = 32 * 1024 * 1024;
+const MAX_INSERT_BYTES = 8 * 1024 * 1024;
 
 /** Stores every accepted event (30-day retention), as one more consumer of the events topic. */
 @Injectable()
