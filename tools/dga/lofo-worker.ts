@@ -9,6 +9,7 @@ interface TrainMessage {
   type: 'train';
   dataDir: string;
   leftOut: string[];
+  kind: 'cnn' | 'nn';
   out: string;
 }
 
@@ -26,8 +27,9 @@ process.on('message', (message: TrainMessage | { type: 'exit' }) => {
     dataDir = message.dataDir;
   }
   const leftOut = new Set(message.leftOut);
-  const set = trainingSet(data, DEFAULT_CONFIG, leftOut);
-  const model = trainModel(set, data.words, { leftOut: message.leftOut, dgaTrainLabels: set.dgaTrain.length }, DEFAULT_CONFIG);
+  const config = { ...DEFAULT_CONFIG, kind: message.kind };
+  const set = trainingSet(data, config, leftOut);
+  const model = trainModel(set, data.words, { leftOut: message.leftOut, dgaTrainLabels: set.dgaTrain.length }, config);
   const tmp = `${message.out}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(model.file));
   renameSync(tmp, message.out);

@@ -9,12 +9,15 @@
  * fold, so a second run with nothing changed trains nothing. `quick` leaves out groups of families
  * (QUICK_GROUPS folds instead of one per family): fewer models, and a harder test, since each fold also lacks
  * the other families of its group.
+ *
+ * The folds train the kind of model the product ships (the format of data/dga/model.json: the character CNN
+ * or the token network); `DGA_LOFO_MODEL=cnn|nn` evaluates the other kind instead.
  */
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DgaModel, type DgaModelFile } from '../../libs/detection-engine/src/detections/dga/dga-model';
+import { DEFAULT_DGA_MODEL_PATH, DGA_CNN_MODEL_FORMAT, DgaModel, type AnyDgaModelFile } from '../../libs/detection-engine/src/detections/dga/dga-model';
 import { DEFAULT_WORD_LIST_PATH, WordSegmenter } from '../../libs/detection-engine/src/detections/dga/word-segmenter';
 import { dgaFamilies } from './dataset';
 import { styleOf } from './family-styles';
@@ -30,6 +33,11 @@ const CODE_FILES = [
   'tools/dga/dataset.ts',
   'tools/dga/synthetic-families.ts',
   'tools/dga/lofo-worker.ts',
+  'tools/dga/cnn/train-cnn.ts',
+  'tools/dga/cnn/settings.ts',
+  'tools/dga/cnn/train_cnn.py',
+  'tools/dga/cnn/requirements.txt',
+  'libs/detection-engine/src/detections/dga/char-cnn.ts',
   'libs/detection-engine/src/detections/dga/label-features.ts',
   'libs/detection-engine/src/detections/dga/char-language-model.ts',
   'libs/detection-engine/src/detections/dga/dga-model.ts',
@@ -38,9 +46,30 @@ const CODE_FILES = [
   'libs/detection-engine/src/domain.ts',
 ];
 
+export type ModelKind = 'cnn' | 'nn';
+
+/** The kind the folds train: DGA_LOFO_MODEL, else the kind of the committed product model. */
+export function lofoModelKind(): ModelKind {
+  const env = process.env.DGA_LOFO_MODEL;
+  if (env === 'cnn' || env === 'nn') return env;
+  if (env !== undefined && env !== '') throw new Error(`DGA_LOFO_MODEL must be cnn or nn, not ${env}`);
+  const format = (JSON.parse(readFileSync(DEFAULT_DGA_MODEL_PATH, 'utf8')) as { format: string }).format;
+  return format === DGA_CNN_MODEL_FORMAT ? 'cnn' : 'nn';
+}
+
+/** The committed character-CNN model (tools/dga/train.ts --set kind='"cnn"'), beside the product's model.json. */
+export const CNN_MODEL_PATH = join(ROOT, 'libs', 'detection-engine', 'data', 'dga', 'model-cnn.json');
+
+/** The committed model of the kind the folds train: model-cnn.json for CNN folds beside a token-network product. */
+export function committedModelOfLofoKind(): DgaModel {
+  const product = DgaModel.load();
+  return lofoModelKind() === 'cnn' && product.cnn === undefined ? DgaModel.load(CNN_MODEL_PATH) : product;
+}
+
 export interface Fold {
   /** Families this fold's model never saw. */
   leftOut: string[];
+  kind: ModelKind;
   /** Cache key: hash of data, code and the fold. */
   key: string;
   path: string;
@@ -71,7 +100,7 @@ function inputsHash(dataDir: string): string {
 }
 
 /** One fold per family, or (quick) QUICK_GROUPS folds dealing the families, ordered by style, round-robin. */
-export function planFolds(dataDir: string, quick: boolean): Fold[] {
+export function planFolds(dataDir: string, quick: boolean, kind: ModelKind = lofoModelKind()): Fold[] {
   const families = dgaFamilies(dataDir);
   const base = inputsHash(dataDir);
   let groups: string[][];
@@ -82,8 +111,8 @@ export function planFolds(dataDir: string, quick: boolean): Fold[] {
     ordered.forEach((f, i) => groups[i % QUICK_GROUPS].push(f));
   }
   return groups.map((leftOut) => {
-    const key = createHash('sha256').update(base).update(JSON.stringify(leftOut)).digest('hex').slice(0, 24);
-    return { leftOut, key, path: join(LOFO_CACHE_DIR, `${key}.json`) };
+    const key = createHash('sha256').update(base).update(kind).update(JSON.stringify(leftOut)).digest('hex').slice(0, 24);
+    return { leftOut, kind, key, path: join(LOFO_CACHE_DIR, `${key}.json`) };
   });
 }
 
@@ -93,7 +122,7 @@ async function trainMissing(folds: Fold[], options: LofoOptions): Promise<void> 
   if (missing.length === 0) return;
   mkdirSync(LOFO_CACHE_DIR, { recursive: true });
   const log = options.log ?? (() => {});
-  log(`training ${missing.length} leave-family-out model(s) with ${options.workers} worker(s) (cached in ${LOFO_CACHE_DIR})`);
+  log(`training ${missing.length} leave-family-out ${missing[0].kind} model(s) with ${options.workers} worker(s) (cached in ${LOFO_CACHE_DIR})`);
   const queue = options.reverse === true ? [...missing].reverse() : [...missing];
   const started = Date.now();
   let done = 0;
@@ -111,7 +140,7 @@ async function trainMissing(folds: Fold[], options: LofoOptions): Promise<void> 
           child.send({ type: 'exit' });
           return;
         }
-        child.send({ type: 'train', dataDir: options.dataDir, leftOut: fold.leftOut, out: fold.path });
+        child.send({ type: 'train', dataDir: options.dataDir, leftOut: fold.leftOut, kind: fold.kind, out: fold.path });
       };
       child.on('message', (message: { type: string; leftOut?: string[]; seconds?: number }) => {
         if (message.type === 'ready') next();
@@ -137,5 +166,5 @@ export async function lofoModels(options: LofoOptions): Promise<FoldModel[]> {
   const folds = planFolds(options.dataDir, options.quick);
   await trainMissing(folds, options);
   const words = WordSegmenter.load();
-  return folds.map((fold) => ({ fold, model: new DgaModel(JSON.parse(readFileSync(fold.path, 'utf8')) as DgaModelFile, words) }));
+  return folds.map((fold) => ({ fold, model: new DgaModel(JSON.parse(readFileSync(fold.path, 'utf8')) as AnyDgaModelFile, words) }));
 }

@@ -1,6 +1,12 @@
 /**
  * Trains the DGA label model and writes libs/detection-engine/data/dga/model.json.
  *
+ * Two kinds (`kind` below): `nn` (the default, shipped as model.json) trains the hashed-token network in
+ * TypeScript (classifier.ts); `--set kind="cnn"` computes the same rows here and trains a character CNN over
+ * them in Python (tools/dga/cnn/train-cnn.ts, train_cnn.py; the venv is made on first use):
+ *
+ *   node -r ./tools/register.cjs tools/dga/train.ts --set kind='"cnn"' --out libs/detection-engine/data/dga/model-cnn.json
+ *
  *   node -r ./tools/register.cjs tools/dga/train.ts [<shared data dir>] [--out <model.json>] [--set key=json]...
  *
  * Data (tools/dga/dataset.ts): the `train` slice of the benign labels, the `train` split of every DGA family
@@ -21,6 +27,7 @@ import {
   DGA_MODEL_FORMAT,
   DgaModel,
   LABEL_CHAR_CLASSES,
+  type AnyDgaModelFile,
   type BenignProfile,
   type DgaModelFile,
 } from '../../libs/detection-engine/src/detections/dga/dga-model';
@@ -30,6 +37,8 @@ import { sharedDir } from '../../libs/testing/src/shared-dir';
 import { benignLabels, dgaDomains, type BenignLabel, type DgaSample } from './dataset';
 import { trainNetwork, type NetOptions, type TrainingRow } from './classifier';
 import { syntheticLabels } from './synthetic-families';
+import { trainCnnFile } from './cnn/train-cnn';
+import { DEFAULT_CNN_SETTINGS, type CnnSettings } from './cnn/settings';
 
 export const TARGET_FPR = 0.001;
 export const BURST_FPR = 0.01;
@@ -50,6 +59,10 @@ const PROFILE_POINTS = 240;
  * can be recognised by.
  */
 export interface TrainingConfig {
+  /** `cnn`: the character CNN (tools/dga/cnn, trained in Python); `nn`: the hashed-token network of classifier.ts. */
+  kind: 'cnn' | 'nn';
+  /** Settings of the CNN trainer (tools/dga/cnn/train_cnn.py command-line options). */
+  cnn: CnnSettings;
   tokens: TokenScheme;
   net: Omit<NetOptions, 'buckets' | 'log'>;
   /** Total weight of the benign class relative to the DGA class: false positives cost more. */
@@ -64,6 +77,8 @@ export interface TrainingConfig {
 }
 
 export const DEFAULT_CONFIG: TrainingConfig = {
+  kind: 'nn',
+  cnn: DEFAULT_CNN_SETTINGS,
   tokens: { maxOrder: 5, positionTokens: 6, buckets: 1 << 16 },
   net: { epochs: 3, learningRate: 0.05, l2: 1e-5, embeddingDim: 8, hiddenUnits: 24, seed: 7, hardNegativeBoost: 1, hardNegativeCap: 1, tokenDropout: 0.7, pairwise: false },
   benignClassWeight: 2,
@@ -95,7 +110,7 @@ function dgaWeights(dga: LabelledLabel[], benignCount: number, config: TrainingC
  * model trained without that label's fold, so that training sees the surprisal of an unseen popular label,
  * as inference will (likewise the DGA model feature of a DGA label).
  */
-function trainingRows(benign: string[], dga: LabelledLabel[], words: WordSegmenter, finalLm: CharLanguageModel, finalDgaLm: CharLanguageModel, config: TrainingConfig): TrainingRow[] {
+export function trainingRows(benign: string[], dga: LabelledLabel[], words: WordSegmenter, finalLm: CharLanguageModel, finalDgaLm: CharLanguageModel, config: TrainingConfig): TrainingRow[] {
   const foldLms = Array.from({ length: LM_FOLDS }, (_, k) => CharLanguageModel.train(benign.filter((l) => foldOf(l) !== k)));
   const dgaFoldLms = Array.from({ length: LM_FOLDS }, (_, k) => CharLanguageModel.train(dga.filter((d) => foldOf(d.label) !== k).map((d) => d.label)));
   const weights = dgaWeights(dga, benign.length, config);
@@ -109,7 +124,7 @@ function trainingRows(benign: string[], dga: LabelledLabel[], words: WordSegment
   ];
 }
 
-function standardise(rows: TrainingRow[]): { mean: number[]; scale: number[] } {
+export function standardise(rows: TrainingRow[]): { mean: number[]; scale: number[] } {
   const mean = new Array<number>(DENSE_FEATURE_COUNT).fill(0);
   const sq = new Array<number>(DENSE_FEATURE_COUNT).fill(0);
   for (const r of rows) for (let i = 0; i < DENSE_FEATURE_COUNT; i++) mean[i] += r.dense[i] / rows.length;
@@ -175,7 +190,7 @@ function chunk(values: number[], size: number): number[][] {
   return Array.from({ length: values.length / size }, (_, i) => values.slice(i * size, (i + 1) * size));
 }
 
-function round(x: number, digits = 6): number {
+export function round(x: number, digits = 6): number {
   return Number(x.toFixed(digits));
 }
 
@@ -186,7 +201,20 @@ export interface TrainingSet {
   validationBenign: string[];
 }
 
+/** Sets the thresholds and the benign profile of a freshly trained model file on the validation labels. */
+export function withThresholds(file: AnyDgaModelFile, words: WordSegmenter, validationBenign: string[]): DgaModel {
+  const provisional = new DgaModel(file, words);
+  const validationScores = validationBenign.map((l) => provisional.scoreLabel(l));
+  file.threshold = round(thresholdAtFpr(validationScores, TARGET_FPR), 9);
+  file.burstThreshold = round(thresholdAtFpr(validationScores, BURST_FPR), 9);
+  file.benignProfile = benignProfile(provisional, validationBenign);
+  return new DgaModel(file, words);
+}
+
+export const PLACEHOLDER_PROFILE: BenignProfile = { scores: [0], tail: [1], lengths: new Array<number>(64).fill(0), charClasses: { letters: 1, letters_digits: 0, digits: 0, hyphenated: 0 }, labels: 1 };
+
 export function trainModel(set: TrainingSet, words: WordSegmenter, training: Record<string, unknown>, config: TrainingConfig = DEFAULT_CONFIG, log: (line: string) => void = () => {}): DgaModel {
+  if (config.kind === 'cnn') return withThresholds(trainCnnFile(set, words, training, config, log), words, set.validationBenign);
   const { benignTrain, dgaTrain, validationBenign } = set;
   const lm = CharLanguageModel.train(benignTrain);
   const dgaLm = CharLanguageModel.train(dgaTrain.map((d) => d.label));
@@ -195,7 +223,6 @@ export function trainModel(set: TrainingSet, words: WordSegmenter, training: Rec
   const weights = trainNetwork(rows, { ...config.net, buckets: config.tokens.buckets, log });
   const tokenWeights = quantise(weights.tokens, 16);
   const embeddings = quantise(weights.embeddings, 8);
-  const placeholderProfile: BenignProfile = { scores: [0], tail: [1], lengths: new Array<number>(64).fill(0), charClasses: { letters: 1, letters_digits: 0, digits: 0, hyphenated: 0 }, labels: 1 };
   const file: DgaModelFile = {
     format: DGA_MODEL_FORMAT,
     wordListSha256: words.sha256 ?? '',
@@ -220,15 +247,10 @@ export function trainModel(set: TrainingSet, words: WordSegmenter, training: Rec
     thresholdFpr: TARGET_FPR,
     burstThreshold: 0.5,
     burstThresholdFpr: BURST_FPR,
-    benignProfile: placeholderProfile,
+    benignProfile: PLACEHOLDER_PROFILE,
     training,
   };
-  const provisional = new DgaModel(file, words);
-  const validationScores = validationBenign.map((l) => provisional.scoreLabel(l));
-  file.threshold = round(thresholdAtFpr(validationScores, TARGET_FPR), 9);
-  file.burstThreshold = round(thresholdAtFpr(validationScores, BURST_FPR), 9);
-  file.benignProfile = benignProfile(provisional, validationBenign);
-  return new DgaModel(file, words);
+  return withThresholds(file, words, validationBenign);
 }
 
 /** Distinct DGA labels of the given domains, at most `cap` per family (first ones), never a benign label. */
@@ -333,7 +355,7 @@ function main(argv: string[]): void {
     dgaFamilies: new Set(set.dgaTrain.map((d) => d.family)).size,
     validationDeepTailLabels: set.validationBenign.length,
     config,
-    optimiser: 'AdaGrad, single shuffled samples',
+    optimiser: config.kind === 'cnn' ? `AdamW (optax), minibatches of ${config.cnn.batch}, ${config.cnn.epochs} epochs` : 'AdaGrad, single shuffled samples',
   };
   process.stderr.write(`training on ${set.benignTrain.length} benign and ${set.dgaTrain.length} DGA labels\n`);
   const model = trainModel(set, data.words, training, config, (l) => process.stderr.write(`${l}\n`));

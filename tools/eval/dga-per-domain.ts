@@ -4,8 +4,9 @@
  * threshold (set on the benign validation slice); false positives of the product model on the held-out benign
  * slice and on generated cloud/CDN names; the cost of scoring one name.
  */
-import { defaultPopularity, DgaModel } from '@vigil/detection-engine';
+import { defaultPopularity } from '@vigil/detection-engine';
 import { createRng } from '@vigil/testing';
+import { committedModelOfLofoKind } from '../dga/lofo';
 import { STYLE_TITLES, styleOf, type DgaStyle } from '../dga/family-styles';
 import { scoringCost } from '../dga/bench-inference';
 import { dgaEvalData, flaggedPerDomain, STYLE_ORDER, STYLE_TARGETS } from './dga-data';
@@ -53,7 +54,8 @@ export const dgaPerDomain: EvalSection = {
     }
     results.sort((a, b) => STYLE_ORDER.indexOf(a.style) - STYLE_ORDER.indexOf(b.style) || a.family.localeCompare(b.family));
 
-    const product = DgaModel.load();
+    const product = committedModelOfLofoKind();
+    const productName = product.cnn !== undefined ? 'CNN model, model-cnn.json' : 'product model';
     const heldOutFp = data.heldOut.filter((b) => flaggedPerDomain(b.domains[0], product, popularity));
     const cdnFp = data.cdn.filter((n) => flaggedPerDomain(n, product, popularity)).length;
     const cdnRaw = data.cdn.filter((n) => {
@@ -90,11 +92,11 @@ export const dgaPerDomain: EvalSection = {
       title: 'DGA per domain: false positives on names never trained on, and cost',
       columns: ['benign set', 'names', 'flagged', 'FPR', 'goal'],
       rows: [
-        [`held-out deep-tail labels (product model, threshold ${product.threshold.toFixed(4)})`, data.heldOut.length, heldOutFp.length, pct(heldOutFp.length, data.heldOut.length, 3), '≤ 0.1 %'],
+        [`held-out deep-tail labels (${productName}, threshold ${product.threshold.toFixed(4)})`, data.heldOut.length, heldOutFp.length, pct(heldOutFp.length, data.heldOut.length, 3), '≤ 0.1 %'],
         [`held-out deep-tail labels, each fold's model at its threshold (mean / max of ${foldFpr.length})`, data.heldOut.length, '-', `${(100 * foldFpr.reduce((a, b) => a + b, 0) / foldFpr.length).toFixed(3)} % / ${(100 * Math.max(...foldFpr)).toFixed(3)} %`, '≤ 0.1 %'],
         ['generated cloud/CDN names (cloudfront, EC2, ELB, googleusercontent, akamai, azureedge/azurefd, fastly)', data.cdn.length, cdnFp, pct(cdnFp, data.cdn.length, 3), '≤ 0.1 %'],
         ['  the same, model score alone (without the provider-zone rule)', data.cdn.length, cdnRaw, pct(cdnRaw, data.cdn.length, 3), 'informational'],
-        ['issue-shaped labels: 7-10 letters with one digit (product model)', issueLabels.length, issueCaught, pct(issueCaught, issueLabels.length, 1), 'TPR; per host below'],
+        [`issue-shaped labels: 7-10 letters with one digit (${productName})`, issueLabels.length, issueCaught, pct(issueCaught, issueLabels.length, 1), 'TPR; per host below'],
       ],
       notes: [
         `Scoring one name: ${cost.perName.toFixed(2)} µs CPU per label (${cost.labels.toLocaleString('en-US')} held-out labels, median of ${cost.passes} passes; ` +

@@ -3,8 +3,9 @@
  * judged with the model trained without it, and a day of simulated long-tail browsing by many hosts over the
  * held-out benign slice and generated cloud/CDN names, judged with the product model and popularity data.
  */
-import { defaultPopularity, DEFAULT_DGA_VOLUME_OPTIONS, DgaModel } from '@vigil/detection-engine';
+import { defaultPopularity, DEFAULT_DGA_VOLUME_OPTIONS } from '@vigil/detection-engine';
 import { createRng } from '@vigil/testing';
+import { committedModelOfLofoKind } from '../dga/lofo';
 import { STYLE_TITLES, styleOf } from '../dga/family-styles';
 import { benignHostStrengths, countAtOrAbove, dgaRunStrength } from '../dga/host-simulation';
 import { dgaEvalData, STYLE_ORDER } from './dga-data';
@@ -41,7 +42,8 @@ export const dgaPerHost: EvalSection = {
         byFamily.push({ family, flagged });
       }
     }
-    const product = DgaModel.load();
+    const product = committedModelOfLofoKind();
+    const productName = product.cnn !== undefined ? 'CNN model, model-cnn.json' : 'product model';
     const tlds = ['com', 'net', 'org', 'info'];
     const synthetic: [string, () => string[]][] = [
       ['issue-shaped: 7-10 letters with one digit, 4 TLDs', () => shortDigitLabels(15, `issue-${rng.next()}`).map((l, i) => `${l}.${tlds[i % tlds.length]}`)],
@@ -54,7 +56,7 @@ export const dgaPerHost: EvalSection = {
         for (let r = 0; r < runs; r++) if (dgaRunStrength(product, popularity, make().slice(0, size), `${name}-${size}-${r}`) >= threshold) k++;
         return k;
       });
-      return [`${name} (product model)`, '-', ...flagged.map((k) => pct(k, runs, 0)), '≥ 99 %'];
+      return [`${name} (${productName})`, '-', ...flagged.map((k) => pct(k, runs, 0)), '≥ 99 %'];
     });
 
     const hosts = context.quick ? 2000 : 20_000;

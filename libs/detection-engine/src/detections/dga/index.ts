@@ -1,6 +1,8 @@
 export { CharLanguageModel, LABEL_ALPHABET } from './char-language-model';
-export { charClassOf, DgaModel, DEFAULT_DGA_MODEL_PATH, LABEL_CHAR_CLASSES } from './dga-model';
-export type { BenignProfile, DgaModelFile, LabelCharClass } from './dga-model';
+export { charClassOf, DgaModel, DEFAULT_DGA_MODEL_PATH, DGA_CNN_MODEL_FORMAT, LABEL_CHAR_CLASSES } from './dga-model';
+export type { AnyDgaModelFile, BenignProfile, DgaCnnModelFile, DgaModelFile, LabelCharClass } from './dga-model';
+export { CharCnn } from './char-cnn';
+export type { CharCnnWeights } from './char-cnn';
 export { hostEvidence } from './host-evidence';
 export type { HostEvidence } from './host-evidence';
 export { PROVIDER_ASSIGNED_ZONES, providerAssignedZone } from './provider-assigned';
