@@ -11,6 +11,7 @@ export {
   type InsertResult,
   type Page,
   type PageRequest,
+  type RawPage,
   type PagingOptions,
   type RejectedRecord,
 } from './record-repository';

@@ -3,6 +3,7 @@ import { decodeBookmark, encodeBookmark, headBookmark, type Bookmark } from './b
 import { InvalidQueryError, InvalidRecordError } from './errors';
 import { MAX_AGE_LIMIT_SECONDS } from './max-age';
 import type { RecordTable, StoredRecord } from './record-tables';
+import { RowBinaryReader } from './row-binary';
 
 export interface PagingOptions {
   /**
@@ -35,6 +36,13 @@ export interface Page<TItem> {
   bookmark: string;
 }
 
+/** A page whose items are the stored JSON texts, as UTF-8 bytes. */
+export interface RawPage {
+  bodies: Buffer[];
+  more: boolean;
+  bookmark: string;
+}
+
 export interface RejectedRecord {
   record: unknown;
   reason: string;
@@ -54,12 +62,8 @@ export const MAX_PAGE_LIMIT = 1000;
 /** Ids per existence check, so that the query parameters stay well under HTTP URL limits. */
 const ID_CHECK_CHUNK = 500;
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-interface PageRow {
-  at_us: string;
-  record_id: string;
-  body: string;
-}
+/** 2299-12-31 23:59:59.999999 UTC, the end of DateTime64's range, in epoch microseconds. */
+const MAX_DATETIME64_US = 10_413_791_999_999_999n;
 
 /** `YYYY-MM-DD hh:mm:ss.sss` in UTC, the DateTime64(3, 'UTC') text form. */
 function toDateTime64Text(epochMs: number): string {
@@ -123,56 +127,78 @@ export class RecordRepository<TRecord, TItem> {
   }
 
   async page(request: PageRequest): Promise<Page<TItem>> {
+    const raw = await this.pageRaw(request);
+    return { items: raw.bodies.map((body) => JSON.parse(body.toString('utf8')) as TItem), more: raw.more, bookmark: raw.bookmark };
+  }
+
+  /**
+   * The page with each item as the JSON text it was stored as (UTF-8 bytes); an HTTP answer splices them into
+   * its body as they are, which serves exactly what {@link page} would after JSON.stringify of its items.
+   */
+  async pageRaw(request: PageRequest): Promise<RawPage> {
     assertPageRequest(request);
     const sent = decodeBookmark(request.bookmark);
-    const nowUs = await this.serverNowUs();
-    const horizonUs = nowUs - this.visibilityDelayUs;
-    const floorUs = nowUs - BigInt(Math.round(request.maxAgeSeconds * 1e6));
     const after: Bookmark = sent ?? { insertedAtUs: '0', recordId: '' };
-    // Nothing can be servable past the horizon; this also keeps far-future bookmarks out of DateTime64 range.
-    if (BigInt(after.insertedAtUs) > horizonUs) return { items: [], more: false, bookmark: request.bookmark as string };
+    // The horizon and the maxAge floor follow the server's clock, not ours: inserted_at comes from it. With a
+    // bookmark the page query reads that clock itself (one round trip, what a poller at the head pays); a first
+    // call reads it first, because its bookmark must be the horizon the page was read at even when it is empty.
+    const firstNowUs = sent ? undefined : await this.serverNowUs();
+    const serverNow = firstNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro({nowUs:Int64}, 'UTC')`;
+    // A bookmark past the horizon gets an empty page; clamped, it stays within DateTime64's range.
+    const afterUs = BigInt(after.insertedAtUs) > MAX_DATETIME64_US ? MAX_DATETIME64_US.toString() : after.insertedAtUs;
 
-    const result = await this.store.client.query({
-      query: `SELECT toString(toUnixTimestamp64Micro(inserted_at)) AS at_us, record_id, body
+    // RowBinary: bodies come back as stored, with no escaping to undo.
+    const result = await this.store.client.exec({
+      query: `WITH ${serverNow} AS server_now
+        SELECT toUnixTimestamp64Micro(inserted_at) AS at_us, record_id, body
         FROM ${this.table}
         WHERE workspace_id = {workspaceId:String}
-          AND inserted_at <= fromUnixTimestamp64Micro({horizonUs:Int64}, 'UTC')
-          AND inserted_at >= fromUnixTimestamp64Micro({floorUs:Int64}, 'UTC')
+          AND inserted_at <= server_now - toIntervalMicrosecond({delayUs:Int64})
+          AND inserted_at >= server_now - toIntervalMicrosecond({maxAgeUs:Int64})
           AND inserted_at >= fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC')
           AND (inserted_at > fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC') OR record_id > {afterId:String})
           AND severity >= {minSeverity:UInt8}
         ORDER BY inserted_at, record_id
-        LIMIT {take:UInt32}`,
+        LIMIT {take:UInt32}
+        FORMAT RowBinary`,
       query_params: {
         workspaceId: request.workspaceId,
-        horizonUs: horizonUs.toString(),
-        floorUs: floorUs.toString(),
-        afterUs: after.insertedAtUs,
+        ...(firstNowUs === undefined ? {} : { nowUs: firstNowUs.toString() }),
+        delayUs: this.visibilityDelayUs.toString(),
+        maxAgeUs: BigInt(Math.round(request.maxAgeSeconds * 1e6)).toString(),
+        afterUs,
         afterId: after.recordId,
         minSeverity: request.minSeverity ?? 0,
         take: request.limit + 1,
       },
-      format: 'JSONEachRow',
     });
-    const rows = await result.json<PageRow>();
+    const chunks: Buffer[] = [];
+    for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+    const reader = new RowBinaryReader(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 
-    const items: TItem[] = [];
+    const bodies: Buffer[] = [];
     let bytes = 0;
-    let last: PageRow | undefined;
-    for (const row of rows.slice(0, request.limit)) {
-      const size = Buffer.byteLength(row.body) + 1;
+    let last: { atUs: string; recordId: string } | undefined;
+    let more = false;
+    while (!reader.done) {
+      const atUs = reader.int64();
+      const recordId = reader.string();
+      const body = reader.bytes();
       // Always serve at least one record, even an oversized one, or the client could never move past it.
-      if (items.length > 0 && bytes + size > this.maxPageBytes) break;
-      items.push(JSON.parse(row.body) as TItem);
-      bytes += size;
-      last = row;
+      if (bodies.length === request.limit || (bodies.length > 0 && bytes + body.length + 1 > this.maxPageBytes)) {
+        more = true;
+        break;
+      }
+      bodies.push(body);
+      bytes += body.length + 1;
+      last = { atUs, recordId };
     }
 
     let bookmark: string;
-    if (last) bookmark = encodeBookmark({ insertedAtUs: last.at_us, recordId: last.record_id });
-    else if (sent) bookmark = request.bookmark as string;
-    else bookmark = encodeBookmark(headBookmark(horizonUs));
-    return { items, more: rows.length > items.length, bookmark };
+    if (last) bookmark = encodeBookmark({ insertedAtUs: last.atUs, recordId: last.recordId });
+    else if (firstNowUs === undefined) bookmark = request.bookmark as string;
+    else bookmark = encodeBookmark(headBookmark(firstNowUs - this.visibilityDelayUs));
+    return { bodies, more, bookmark };
   }
 
   private async serverNowUs(): Promise<bigint> {

@@ -1,6 +1,7 @@
 import type { BusBatch, ConsumedRecord } from '@vigil/bus';
 import type { AlertRecord, FindingRecord } from '@vigil/contracts';
 import { writeBusBatch } from './bus-batch-writer';
+import { pageJson } from './http/results-query';
 import { AlertsRepository, FindingsRepository } from './repositories';
 import { alertRecord, findingRecord, openTempFindingsStore, servedId, sleep, type TempStore } from './test-fixtures';
 
@@ -156,6 +157,26 @@ describe('storing findings and alerts (real chdb)', () => {
     const page = await findings.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 1 });
     expect(page.items).toEqual([record.finding]);
     expect(servedId(page.items[0])).toBe('u:1');
+  });
+
+  it('serves raw pages whose JSON is byte for byte that of the parsed items', async () => {
+    const ws = 'ws-raw';
+    const records = [findingRecord(ws, 'raw1:1', 2), findingRecord(ws, 'raw2:1', 5), findingRecord(ws, 'raw3:1', 3)];
+    records[0].finding.message = 'ünïcødé 🚀 "quoted" \\ tab\t lone \ud800 surrogate';
+    records[1].finding.message = 'z'.repeat(70_000);
+    await findings.insert(records);
+    await sleep(DELAY_MS + 50);
+    const request = { workspaceId: ws, maxAgeSeconds: 3600, limit: 2 };
+    const parsed = await findings.page(request);
+    const raw = await findings.pageRaw(request);
+    expect(raw.more).toBe(true);
+    expect({ ...raw, bodies: undefined }).toEqual({ more: parsed.more, bookmark: parsed.bookmark, bodies: undefined });
+    expect(pageJson(raw, 'records').toString('utf8')).toBe(JSON.stringify({ follow: parsed.bookmark, more: parsed.more, records: parsed.items }));
+    expect(parsed.items).toEqual(records.slice(0, 2).map((r) => r.finding));
+    const rest = await findings.pageRaw({ ...request, bookmark: raw.bookmark });
+    expect(pageJson(rest, 'alerts', ',"threats":{}').toString('utf8')).toBe(
+      JSON.stringify({ follow: rest.bookmark, more: false, alerts: [records[2].finding], threats: {} }),
+    );
   });
 
   it('writes a consumed bus batch and hands back unreadable and invalid records as dead letters', async () => {

@@ -122,6 +122,24 @@ describe('ChdbStoreFactory', () => {
     expect(() => new ChdbStoreFactory('')).toThrow(StoreConfigError);
   });
 
+  it('runs a migration apply step once, after its statements, with the client and database', async () => {
+    const f = factory(path.join(root, 'apply'));
+    const calls: string[] = [];
+    const relabel: Migration = {
+      version: 3,
+      name: 'relabel seeded note',
+      statements: ["INSERT INTO svc.notes (id, text) VALUES (2, 'second')"],
+      apply: async (client, database) => {
+        const seen = await rows<{ n: string }>(client, `SELECT toString(count()) AS n FROM ${database}.notes`);
+        calls.push(`${database}:${seen[0].n}`);
+      },
+    };
+    await f.open('svc', [notes, seed, relabel]);
+    await f.open('svc', [notes, seed, relabel]);
+    expect(calls).toEqual(['svc:2']);
+    await expect(f.open('svc', [{ ...notes, apply: 'DROP TABLE svc.notes' as never }])).rejects.toThrow(/apply must be a function/);
+  });
+
   it('createStoreFactory picks the implementation by kind', () => {
     expect(createStoreFactory({ kind: 'chdb', path: path.join(root, 'x') })).toBeInstanceOf(ChdbStoreFactory);
     expect(() => createStoreFactory({ kind: 'nope' } as never)).toThrow(/unknown store kind "nope"/);

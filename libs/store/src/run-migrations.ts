@@ -30,6 +30,9 @@ function assertValidMigrations(migrations: Migration[]): void {
     if (!Array.isArray(m.statements) || m.statements.some((s) => typeof s !== 'string' || s.trim() === '')) {
       throw new StoreConfigError(`migration ${m.version} (${m.name}) must list non-empty SQL statements`);
     }
+    if (m.apply !== undefined && typeof m.apply !== 'function') {
+      throw new StoreConfigError(`migration ${m.version} (${m.name}): apply must be a function`);
+    }
     const other = seen.get(m.version);
     if (other !== undefined) {
       throw new StoreConfigError(`migration version ${m.version} is used twice: "${other}" and "${m.name}"`);
@@ -89,6 +92,7 @@ export async function runMigrations(
       continue;
     }
     for (const statement of m.statements) await client.command({ query: statement });
+    if (m.apply) await m.apply(client, database);
     await client.insert({
       table: `${database}.schema_migrations`,
       values: [{ version: m.version, name: m.name }],

@@ -8,6 +8,11 @@ export interface Migration {
   version: number;
   name: string;
   statements: string[];
+  /**
+   * Work that plain statements cannot express (e.g. rebuilding a table whose partition key changes), run after
+   * the statements. Like them it must be idempotent: an interrupted migration runs again in full.
+   */
+  apply?: (client: ClickHouseClient, database: string) => Promise<void>;
 }
 
 /** A ClickHouse client scoped to one service's database (tables are referenced as `${database}.<table>`). */

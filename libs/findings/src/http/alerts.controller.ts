@@ -1,10 +1,10 @@
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@vigil/auth';
-import type { ThreatDictionary } from '@vigil/contracts';
+import type { Alert, ThreatDictionary } from '@vigil/contracts';
 import { THREAT_DICTIONARY } from '@vigil/detection-engine';
 import { FindingsStoreService } from '../findings-store.service';
-import { pageFor } from './results-query';
+import { pageFor, pageJson } from './results-query';
 
 /**
  * GET /v1/alerts (deprecated): always the four keys `follow`, `more`, `alerts`, `threats`; `threats` holds every
@@ -20,8 +20,9 @@ export class AlertsController {
     const page = await pageFor(this.stores.alerts, 'alerts', principal, query);
     const threats: ThreatDictionary = {};
     if (query.threats === 'all') Object.assign(threats, THREAT_DICTIONARY);
-    for (const alert of page.items) {
-      for (const id of alert.threats) {
+    for (const body of page.bodies) {
+      // Only the threat ids are needed; the alerts themselves are served as stored.
+      for (const id of (JSON.parse(body.toString('utf8')) as Pick<Alert, 'threats'>).threats) {
         threats[id] = THREAT_DICTIONARY[id] ?? { title: id, severity: 3 };
       }
     }
@@ -29,6 +30,6 @@ export class AlertsController {
       .header('X-Stream-Follow', page.bookmark)
       .header('X-Stream-More', String(page.more))
       .header('Content-Type', 'application/json; charset=utf-8')
-      .send(JSON.stringify({ follow: page.bookmark, more: page.more, alerts: page.items, threats }));
+      .send(pageJson(page, 'alerts', `,"threats":${JSON.stringify(threats)}`));
   }
 }

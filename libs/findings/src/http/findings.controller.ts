@@ -2,9 +2,10 @@ import { BadRequestException, Controller, Get, Headers, Query, Res, UseGuards } 
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@vigil/auth';
 import { FindingsStoreService } from '../findings-store.service';
-import { pageFor } from './results-query';
+import { pageFor, pageJson } from './results-query';
 
 const NDJSON = 'application/x-ndjson';
+const NEWLINE = Buffer.from('\n');
 
 /**
  * GET /v1/findings: OCSF Detection Findings after the bookmark. JSON `{follow, more, records}` (legacy
@@ -32,13 +33,13 @@ export class FindingsController {
     const page = await pageFor(this.stores.findings, 'findings', principal, query);
     void reply.header('X-Stream-Follow', page.bookmark).header('X-Stream-More', String(page.more));
     if (accept?.toLowerCase().includes(NDJSON)) {
-      const body = page.items.map((item) => JSON.stringify(item) + '\n').join('');
+      const body = Buffer.concat(page.bodies.flatMap((item) => [item, NEWLINE]));
       await reply.header('Content-Type', `${NDJSON}; charset=utf-8`).send(body);
       return;
     }
     const listName = query.format === 'ocsf' && query.schema === undefined ? 'findings' : 'records';
     await reply
       .header('Content-Type', 'application/json; charset=utf-8')
-      .send(JSON.stringify({ follow: page.bookmark, more: page.more, [listName]: page.items }));
+      .send(pageJson(page, listName));
   }
 }

@@ -3,7 +3,7 @@ import type { Principal } from '@vigil/auth';
 import { encodeBookmark } from '../bookmark';
 import { InvalidQueryError } from '../errors';
 import { parseMaxAge, type ResultKind } from '../max-age';
-import type { Page, RecordRepository } from '../record-repository';
+import type { RawPage, RecordRepository } from '../record-repository';
 
 /** Records per page of GET /v1/findings and GET /v1/alerts (the repository also caps a page's bytes). */
 export const PAGE_SIZE = 1000;
@@ -28,15 +28,15 @@ function singleValue(value: unknown, name: string): string | undefined {
 }
 
 /**
- * One page of a workspace's findings or alerts for a request. While the key is not activated the page is
- * empty and the bookmark does not move, so nothing is lost once it is activated.
+ * One page of a workspace's findings or alerts for a request, items as their stored JSON texts. While the key
+ * is not activated the page is empty and the bookmark does not move, so nothing is lost once it is activated.
  */
-export async function pageFor<TItem>(
-  repository: RecordRepository<unknown, TItem>,
+export async function pageFor(
+  repository: RecordRepository<unknown, unknown>,
   kind: ResultKind,
   principal: Principal,
   query: Record<string, unknown>,
-): Promise<Page<TItem>> {
+): Promise<RawPage> {
   const follow = singleValue(query.follow, 'follow');
   const maxAge = singleValue(query.maxAge, 'maxAge');
   const minSeverity = parseMinSeverity(singleValue(query.minSeverity, 'minSeverity'));
@@ -48,7 +48,23 @@ export async function pageFor<TItem>(
     throw error;
   }
   if (!principal.registered) {
-    return { items: [], more: false, bookmark: follow && follow !== '0' && follow !== 'undefined' ? follow : encodeBookmark({ insertedAtUs: '0', recordId: '' }) };
+    return { bodies: [], more: false, bookmark: follow && follow !== '0' && follow !== 'undefined' ? follow : encodeBookmark({ insertedAtUs: '0', recordId: '' }) };
   }
-  return repository.page({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit: PAGE_SIZE, minSeverity });
+  return repository.pageRaw({ workspaceId: principal.workspaceId, bookmark: follow, maxAgeSeconds, limit: PAGE_SIZE, minSeverity });
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * `{"follow":…,"more":…,"<list>":[<items>]<tail>}` with the items' stored JSON spliced in: the bytes
+ * JSON.stringify would give for the parsed items, without parsing or serialising them.
+ */
+export function pageJson(page: RawPage, listName: string, tail = ''): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"follow":${JSON.stringify(page.bookmark)},"more":${page.more},${JSON.stringify(listName)}:[`)];
+  page.bodies.forEach((body, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(body);
+  });
+  parts.push(Buffer.from(`]${tail}}`));
+  return Buffer.concat(parts);
 }
