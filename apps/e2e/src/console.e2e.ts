@@ -145,6 +145,8 @@ describe('the web console', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('javascript');
     expect((await fetch(`${vigil.baseUrl}/console/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+    const slash = await fetch(`${vigil.baseUrl}/console/`, { redirect: 'manual' });
+    expect([slash.status, slash.headers.get('location')]).toEqual([301, '/console']);
   });
 
   it('lets the operator create a key, shown once with a copy button', async () => {

@@ -10,6 +10,7 @@ import { LastUsedTracker } from './last-used-tracker';
 import { ConsoleAccounts } from './remote/console-accounts';
 import { ConsoleRules } from './remote/console-rules';
 import { ConsoleSessionsService } from './session/console-sessions.service';
+import { ConsoleTrailingSlashRedirect } from './http/trailing-slash-redirect';
 
 /**
  * The web console under /console: the built front-end and its JSON API (/console/api/*), which uses the services
@@ -19,6 +20,6 @@ import { ConsoleSessionsService } from './session/console-sessions.service';
 @Module({
   imports: [AuthModule],
   controllers: [ConsoleStaticController, ConsoleSessionController, ConsoleOperatorController, ConsoleAnalystController],
-  providers: [ConsoleAssetsService, ConsoleSessionsService, ConsoleGuard, LastUsedTracker, ConsoleAccounts, ConsoleRules],
+  providers: [ConsoleAssetsService, ConsoleSessionsService, ConsoleGuard, LastUsedTracker, ConsoleAccounts, ConsoleRules, ConsoleTrailingSlashRedirect],
 })
 export class ConsoleModule {}
