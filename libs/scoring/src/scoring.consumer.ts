@@ -80,7 +80,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
         : new InThreadEngines({ intel: intel ?? new IndicatorStore(), configuredResolvers: config.dnsResolvers, capacityBytes: config.scoringMemoryBytes });
     reportStateBudget(this.engines);
     const engines = this.engines;
-    reportIntel(() => (engines.threads > 0 ? engines.intelFigures() : intelRuntime?.figures()));
+    reportIntel(() => engines.intelFigures() ?? intelRuntime?.figures());
     this.topics = {
       events: TOPICS.events.name,
       findings: TOPICS.findings.name,

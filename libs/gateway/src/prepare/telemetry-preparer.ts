@@ -23,7 +23,7 @@ export class IngestThreadsBusyError extends Error {
 export class TelemetryPreparer {
   private readonly pool?: WorkerPool<PrepareRequest, PreparedTelemetry>;
 
-  constructor(readonly threads: number) {
+  constructor(threads: number) {
     if (threads > 0) {
       this.pool = new WorkerPool<PrepareRequest, PreparedTelemetry>({
         name: 'telemetry ingest',
