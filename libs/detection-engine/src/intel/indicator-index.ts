@@ -15,8 +15,7 @@ import {
   parseIp,
 } from './normalise';
 
-/** Indexes into the meta table: one number for the common single-label case, an array otherwise. */
-type Refs = number | number[];
+import { PackedTable, packIndicators, type KeyedRefs, type PackedIndicators, type Refs } from './packed-indicators';
 
 const NO_MATCHES: readonly IndicatorMatch[] = Object.freeze([]);
 
@@ -126,7 +125,21 @@ export class IndicatorIndexBuilder {
   }
 }
 
-class Tables {
+/** What an index looks values up in: Maps while building, views over a shared packed table for the seed. */
+interface IndicatorTables {
+  readonly domains: KeyedRefs<string>;
+  readonly ipv4: KeyedRefs<number>;
+  readonly ipv6: KeyedRefs<string>;
+  readonly cidr4: ReadonlyMap<number, KeyedRefs<number>>;
+  readonly cidr6: ReadonlyMap<number, KeyedRefs<string>>;
+  readonly ipPorts: KeyedRefs<string>;
+  readonly urls: KeyedRefs<string>;
+  readonly ja3: KeyedRefs<string>;
+  readonly ja3s: KeyedRefs<string>;
+  readonly certs: KeyedRefs<string>;
+}
+
+class Tables implements IndicatorTables {
   readonly domains = new Map<string, Refs>();
   readonly ipv4 = new Map<number, Refs>();
   readonly ipv6 = new Map<string, Refs>();
@@ -163,7 +176,7 @@ export class IndicatorIndex {
 
   constructor(
     private readonly metas: readonly IndicatorMeta[],
-    private readonly t: Tables,
+    private readonly t: IndicatorTables,
     readonly counts: Readonly<IndicatorCounts>,
     readonly size: number,
   ) {
@@ -173,6 +186,40 @@ export class IndicatorIndex {
 
   static empty(): IndicatorIndex {
     return new IndicatorIndexBuilder(0).build();
+  }
+
+  /** An index over a packed table (shared with other threads, not copied). */
+  static fromPacked(packed: PackedIndicators): IndicatorIndex {
+    const table = new PackedTable(packed);
+    const tables: IndicatorTables = {
+      domains: table.view('domains'),
+      ipv4: table.view('ipv4'),
+      ipv6: table.view('ipv6'),
+      cidr4: new Map(packed.cidr4.map(([prefix, entries]) => [prefix, new Map(entries)])),
+      cidr6: new Map(packed.cidr6.map(([prefix, entries]) => [prefix, new Map(entries)])),
+      ipPorts: table.view('ipPorts'),
+      urls: table.view('urls'),
+      ja3: table.view('ja3'),
+      ja3s: table.view('ja3s'),
+      certs: table.view('certs'),
+    };
+    const counts = emptyCounts();
+    for (const [kind, count] of Object.entries(packed.counts)) counts[kind as IndicatorKind] = count;
+    return new IndicatorIndex(packed.metas, tables, counts, packed.size);
+  }
+
+  /** This index as one packed, shareable table; only an index built from Maps (not itself packed) can be packed. */
+  pack(): PackedIndicators {
+    const t = this.t;
+    if (!(t instanceof Tables)) throw new Error('this intel index is already packed');
+    return packIndicators({
+      metas: this.metas,
+      tables: { domains: t.domains, ipv4: t.ipv4, ipv6: t.ipv6, ipPorts: t.ipPorts, urls: t.urls, ja3: t.ja3, ja3s: t.ja3s, certs: t.certs },
+      cidr4: t.cidr4,
+      cidr6: t.cidr6,
+      counts: this.counts,
+      size: this.size,
+    });
   }
 
   /** Names already matched: DNS names repeat, and one lookup is cheaper than walking every parent zone. */
@@ -255,7 +302,7 @@ export class IndicatorIndex {
     return this.matchHash(this.t.certs, 'cert', normaliseHash(hash));
   }
 
-  private matchHash(map: Map<string, Refs>, kind: IndicatorKind, hash: string | undefined): readonly IndicatorMatch[] {
+  private matchHash(map: KeyedRefs<string>, kind: IndicatorKind, hash: string | undefined): readonly IndicatorMatch[] {
     if (hash === undefined || map.size === 0) return NO_MATCHES;
     const refs = map.get(hash);
     return refs === undefined ? NO_MATCHES : this.collect(undefined, kind, hash, refs);

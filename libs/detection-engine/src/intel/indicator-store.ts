@@ -6,6 +6,7 @@ import type { IndicatorMatch } from './indicator';
 import type { IndicatorCounts } from './indicator-index';
 import { IndicatorIndex, IndicatorIndexBuilder } from './indicator-index';
 import type { ListFormat, ListParseOptions } from './list-formats';
+import type { PackedIndicators } from './packed-indicators';
 import { LIST_FORMATS, ListFormatError, parseList } from './list-formats';
 
 /** The seed committed with the repository (built by `tools/intel/build-seed.ts`). */
@@ -15,9 +16,18 @@ export const DEFAULT_MAX_INDICATORS = 4_000_000;
 export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;
 
+/** A seed already indexed by another store of the process (see {@link IndicatorStore.sharedSeed}). */
+export interface SharedSeed {
+  indicators: PackedIndicators;
+  summary: ListSummary;
+}
+
 export interface IndicatorStoreOptions {
-  /** Seed file (`vigil` format, gzip or plain); `false` for an empty store. Default {@link DEFAULT_SEED_PATH}. */
-  seed?: string | false;
+  /**
+   * Seed file (`vigil` format, gzip or plain), a seed shared by another store of the process, or `false` for an
+   * empty store. Default {@link DEFAULT_SEED_PATH}.
+   */
+  seed?: string | false | SharedSeed;
   /** Bound on indexed indicators across seed and lists; a load that would exceed it fails and changes nothing. */
   maxIndicators?: number;
   /** Bound on one list's (decompressed) size in bytes. */
@@ -91,17 +101,28 @@ export class IndicatorStore {
     this.maxIndicators = options.maxIndicators ?? DEFAULT_MAX_INDICATORS;
     this.maxListBytes = options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
     const seed = options.seed ?? DEFAULT_SEED_PATH;
-    if (seed !== false) {
+    if (typeof seed === 'string') {
       if (!existsSync(seed)) throw new Error(`intel seed not found at ${seed} (run tools/intel/build-seed.ts)`);
       const builder = new IndicatorIndexBuilder(this.maxIndicators);
       // One pass: a malformed seed throws from the parser, so no separate validation parse.
       parseList(this.decode(readFileSync(seed), seed), 'vigil', { source: seed }, (record) => builder.add(record));
-      this.seed = builder.build();
-      this.seedSummary = { name: SEED_NAME, source: seed, format: 'vigil', skipped: builder.invalidCount, loadedAt: Date.now() };
+      // Packed: about a third of the Maps' heap, and shareable with the scoring threads without a copy.
+      this.shared = {
+        indicators: builder.build().pack(),
+        summary: { name: SEED_NAME, source: seed, format: 'vigil', skipped: builder.invalidCount, loadedAt: Date.now() },
+      };
+    } else if (seed !== false) {
+      this.shared = seed;
     }
+    if (this.shared !== undefined) this.seed = IndicatorIndex.fromPacked(this.shared.indicators);
   }
 
-  private seedSummary: ListSummary | undefined;
+  private readonly shared: SharedSeed | undefined;
+
+  /** The indexed seed, to give other threads' stores (its table is shared memory, so posting it does not copy it). */
+  get sharedSeed(): SharedSeed | undefined {
+    return this.shared;
+  }
 
   /** Indicators held: the seed plus every run-time list. */
   get size(): number {
@@ -116,7 +137,7 @@ export class IndicatorStore {
 
   lists(): ListSummary[] {
     const lists = [...this.layers.values()].map((layer) => ({ ...layer.summary }));
-    return this.seedSummary === undefined ? lists : [{ ...this.seedSummary }, ...lists];
+    return this.shared === undefined ? lists : [{ ...this.shared.summary }, ...lists];
   }
 
   matchDomain(hostname: string): readonly IndicatorMatch[] {

@@ -28,7 +28,7 @@ const USAGE_REPORT_INTERVAL_MS = 1000;
 
 async function setUp(setup: ThreadSetup): Promise<ThreadState> {
   lowerThreadPriority(setup.nice);
-  const intel = await IntelRuntime.start(setup.intel, { logger: { log: () => undefined, warn: (m: string) => console.warn(m) } });
+  const intel = await IntelRuntime.start(setup.intel, { seed: setup.seed, logger: { log: () => undefined, warn: (m: string) => console.warn(m) } });
   const ruleSets = new Map<string, WorkspaceRuleSet>();
   for (const set of setup.ruleSets) ruleSets.set(set.workspaceId, set);
   return { budget: new StateBudget({ capacityBytes: setup.capacityBytes }), intel, configuredResolvers: setup.configuredResolvers, ruleSets, engines: new Map() };
@@ -66,8 +66,7 @@ const toWire = (records: { key: string; value: Buffer; headers?: Record<string, 
 export async function handleScoringRequest(request: ScoringRequest): Promise<unknown> {
   switch (request.op) {
     case 'warm-up':
-      await state(request.setup);
-      return true;
+      return (await state(request.setup)).intel.store.sharedSeed;
     case 'score': {
       const s = await state(request.setup);
       const { engine, sigma } = engineOf(s, request.engineId, request.setup !== undefined);

@@ -1,7 +1,7 @@
 import type { ConsumedRecord } from '@vigil/bus';
 import type { IntelConfig } from '@vigil/config';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
-import type { DetectionStateUsage } from '@vigil/detection-engine';
+import type { DetectionStateUsage, SharedSeed } from '@vigil/detection-engine';
 import { siblingModule, WorkerPool } from '@vigil/platform';
 import type { ScoringEngine } from '../partitioned/scoring-engine';
 import { isNewerRuleSet, type EngineSet, type ThreadHeap } from './engine-set';
@@ -68,6 +68,8 @@ export class WorkerEngines implements EngineSet {
   private readonly usageByThread: Record<string, DetectionStateUsage>[];
   private readonly heapByThread: ThreadHeap[];
   private intel: IntelFigures | undefined;
+  /** The intel seed as the first thread indexed it; the other threads read the same shared table. */
+  private seed: SharedSeed | undefined;
   private nextEngineId = 1;
   private readonly dropped = new FinalizationRegistry<{ id: number; thread: number }>(({ id, thread }) => {
     this.pools[thread].run({ op: 'drop', engineId: id }).catch(() => undefined);
@@ -126,8 +128,11 @@ export class WorkerEngines implements EngineSet {
     return this.intel;
   }
 
+  /** Warms up the first thread, which indexes the intel seed, then the others with that seed (one copy in all). */
   async start(): Promise<void> {
-    await Promise.all(this.pools.map((pool) => pool.run({ op: 'warm-up', setup: this.setup() })));
+    const [first, ...others] = this.pools;
+    this.seed = (await first.run({ op: 'warm-up', setup: this.setup() })) as SharedSeed | undefined;
+    await Promise.all(others.map((pool) => pool.run({ op: 'warm-up', setup: this.setup() })));
   }
 
   create(partition: number): ScoringEngine {
@@ -165,6 +170,7 @@ export class WorkerEngines implements EngineSet {
       capacityBytes: Math.floor(this.options.capacityBytes / this.pools.length),
       ruleSets: [...this.ruleSets.values()],
       nice: this.options.nice ?? 0,
+      seed: this.seed,
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { IntelConfig } from '@vigil/config';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
-import type { DetectionStateUsage } from '@vigil/detection-engine';
+import type { DetectionStateUsage, SharedSeed } from '@vigil/detection-engine';
 
 /** What a scoring thread needs to build engines; sent with every request that may create one. */
 export interface ThreadSetup {
@@ -10,6 +10,8 @@ export interface ThreadSetup {
   ruleSets: WorkspaceRuleSet[];
   /** Nice value the thread takes (Linux), so HTTP and ingest threads are scheduled first when cores are busy. */
   nice: number;
+  /** The intel seed already indexed by another thread (shared memory); absent: the thread indexes its own. */
+  seed?: SharedSeed;
 }
 
 /** A record crossing the thread boundary (Buffers arrive as Uint8Arrays). */
@@ -20,7 +22,7 @@ export interface WireRecord {
 }
 
 export type ScoringRequest =
-  | { op: 'warm-up'; setup: ThreadSetup }
+  | { op: 'warm-up'; setup: ThreadSetup } // answered with the thread's SharedSeed
   | { op: 'score'; engineId: number; setup?: ThreadSetup; topic: string; records: WireRecord[] }
   | { op: 'restore'; engineId: number; setup?: ThreadSetup; snapshot: unknown }
   | { op: 'snapshot'; engineId: number }
