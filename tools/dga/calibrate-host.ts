@@ -8,7 +8,7 @@
  * threshold that flags at most 1 host in 2,000 (half the goal of 1 in 1,000), with a margin.
  */
 import { DgaModel } from '../../libs/detection-engine/src/detections/dga/dga-model';
-import { PopularitySet } from '../../libs/detection-engine/src/popularity/popularity';
+import { POPULARITY_TIERS, PopularitySet, type PopularityTier } from '../../libs/detection-engine/src/popularity/popularity';
 import { sharedDir } from '../../libs/testing/src/shared-dir';
 import { benignLabels } from './dataset';
 import { benignHostStrengths, countAtOrAbove } from './host-simulation';
@@ -21,9 +21,14 @@ function main(argv: string[]): void {
   const validation = benignLabels(dataDir).filter((b) => b.slice === 'validation' && b.deepTail).flatMap((b) => b.domains);
   const model = DgaModel.load();
   const started = Date.now();
-  // The validation domains are in the shipped popularity data: calibrate as if they were not (popularity off
-  // for them), which is what the held-out slice is to the engine.
-  const strengths = benignHostStrengths(model, PopularitySet.fromText('# vigil popularity v1\n'), hosts, { longTail: validation, seed: 'calibration' });
+  // The validation domains are in the shipped popularity data: calibrate as if they were not (taken out of
+  // it), which is what the held-out slice is to the engine. Hosts also visit ranked sites of every tier.
+  const shipped = PopularitySet.load();
+  const validationSet = new Set(validation);
+  const ranked = POPULARITY_TIERS.flatMap((tier) => shipped.domainsIn(tier).filter((d) => !validationSet.has(d)).map((d): [string, PopularityTier] => [d, tier]));
+  const popularity = PopularitySet.fromText(PopularitySet.serialise(ranked));
+  const popular = ranked.map(([domain]) => domain);
+  const strengths = benignHostStrengths(model, popularity, hosts, { longTail: validation, popular, includePopular: true, seed: 'calibration' });
   console.log(`${hosts} simulated host-days over ${validation.length} validation domains in ${Math.round((Date.now() - started) / 1000)} s`);
   const sorted = Float64Array.from(strengths).sort();
   for (const q of [0.5, 0.9, 0.99, 0.999, 0.9995]) console.log(`  quantile ${q}: ${sorted[Math.min(hosts - 1, Math.floor(q * hosts))].toFixed(2)}`);

@@ -7,14 +7,22 @@
 import type { DnsEvent, TelemetryBatch } from '../../libs/contracts/src';
 import { DgaModel } from '../../libs/detection-engine/src/detections/dga/dga-model';
 import { createDgaDetector, DgaVolumeDetector } from '../../libs/detection-engine/src/detections/dga/dga-volume';
+import { dynamicDnsZoneOf } from '../../libs/detection-engine/src/detections/dga/dynamic-zone';
+import { IndicatorStore } from '../../libs/detection-engine/src/intel/indicator-store';
 import { observeEvent } from '../../libs/detection-engine/src/observed-event';
 import type { PopularitySet } from '../../libs/detection-engine/src/popularity/popularity';
 import { longTailTraffic, type LongTailTrafficOptions } from '../../libs/testing/src/generators/benign-long-tail';
 import { createRng } from '../../libs/testing/src/prng';
 
-/** A detector that never fires (so windows behave as if unreported) and only records evidence. */
+let seedZones: ((hostname: string) => string | undefined) | undefined;
+
+/**
+ * A detector that never fires (so windows behave as if unreported) and only records evidence; it reads
+ * dynamic DNS zones from the committed intel seed, as the engine's does.
+ */
 export function measuringDetector(model: DgaModel, popularity?: PopularitySet): DgaVolumeDetector {
-  return createDgaDetector({ model, ...(popularity !== undefined ? { popularity } : {}), minStrength: Number.MAX_VALUE });
+  seedZones ??= dynamicDnsZoneOf(new IndicatorStore());
+  return createDgaDetector({ model, ...(popularity !== undefined ? { popularity } : {}), dynamicZone: seedZones, minStrength: Number.MAX_VALUE });
 }
 
 /** Feeds one host's lookups (its own workspace) and returns the strongest evidence reached. */

@@ -8,6 +8,7 @@ import { createIntelDetectors } from './detections/intel/create-intel-detectors'
 import { createNetworkDetectors, type NetworkDetectorOptions } from './detections/network';
 import { createWebDetectors } from './detections/web';
 import { createDgaDetector } from './detections/dga';
+import { dynamicDnsZoneOf } from './detections/dga/dynamic-zone';
 import { ImposterDomainDetector } from './detections/imposter/imposter-domain';
 import type { IndicatorStore } from './intel/indicator-store';
 import { endpointId, observeEvent } from './observed-event';
@@ -110,7 +111,7 @@ export class DetectionEngine {
     this.detectors = [
       new DnsTunnelDetector({ ...opts.dnsTunnel, maxKeys }),
       new OastDomainDetector(),
-      createDgaDetector(),
+      createDgaDetector(opts.intel ? { dynamicZone: dynamicDnsZoneOf(opts.intel) } : {}),
       new ImposterDomainDetector(),
       ...createNetworkDetectors({ ...opts.network, maxKeys }),
       ...createWebDetectors({ intel: opts.intel, tlsPattern: { maxKeys } }),

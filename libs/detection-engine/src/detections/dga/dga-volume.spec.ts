@@ -117,8 +117,42 @@ describe('DgaVolumeDetector', () => {
     expect(fired(createDgaDetector(), Array.from({ length: 30 }, (_, i) => observe(names[0], T0 + i * 100)))).toEqual([]);
     const internal = flightsimNames(15, 2).map((n) => n.replace(/\.[a-z]+$/, '.local'));
     expect(fired(createDgaDetector(), internal.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
-    const short = ['qxzkv.com', 'zqxjw.net', 'kxqzv.biz', 'vqxzj.org', 'jqzxk.info', 'wqzxv.com'];
+    const short = ['qxz.com', 'zqj.net', 'kxv.biz', 'vqz.org', 'jqx.info', 'wqk.com', 'xzq.net'];
     expect(fired(createDgaDetector(), short.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
+  });
+
+  it('catches wordlist-generated names: four or five words to a label, all longer than benign names mostly are', () => {
+    const words = ['their', 'the', 'and', 'alone', 'into', 'civilized', 'coasts', 'history', 'former', 'trial', 'that', 'through', 'government', 'which', 'country', 'between'];
+    const random = seededRandom(5);
+    const names = Array.from({ length: 12 }, () => {
+      let label = '';
+      while (label.length < 20) label += words[Math.floor(random() * words.length)];
+      return `${label}.com`;
+    });
+    expect(fired(createDgaDetector(), names.map((n, i) => observe(n, T0 + i * 3000))).length).toBeGreaterThan(0);
+  });
+
+  it('weighs short random labels (4-5 characters) by how alike and how short they all are', () => {
+    const random = seededRandom(9);
+    const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const names = Array.from({ length: 15 }, (_, i) => `${Array.from({ length: 4 + (i % 2) }, () => chars[Math.floor(random() * chars.length)]).join('')}.${['cf', 'tk', 'ga'][i % 3]}`);
+    expect(fired(createDgaDetector(), names.map((n, i) => observe(n, T0 + i * 3000))).length).toBeGreaterThan(0);
+  });
+
+  it('judges a name under a dynamic DNS zone by the label below the zone, when it knows the zones', () => {
+    const names = flightsimNames(12, 7).map((n) => `${n.slice(0, n.indexOf('.'))}.mooo.com`);
+    const zone = (hostname: string) => (hostname.endsWith('.mooo.com') ? 'mooo.com' : undefined);
+    const popularity = PopularitySet.fromText('# vigil popularity v1\n[top100k]\nmooo.com\n');
+    expect(fired(createDgaDetector({ popularity, dynamicZone: zone }), names.map((n, i) => observe(n, T0 + i * 3000))).length).toBeGreaterThan(0);
+    // Without the zone list every name is the provider's registered domain: one domain, nothing to weigh.
+    expect(fired(createDgaDetector({ popularity }), names.map((n, i) => observe(n, T0 + i * 3000)))).toEqual([]);
+  });
+
+  it('counts domains of the widest popularity tier (rankings by query volume list busy DGAs), not of the narrower ones', () => {
+    const names = flightsimNames(15, 11);
+    const ranked = (tier: string) => PopularitySet.fromText(`# vigil popularity v1\n[${tier}]\n${names.join('\n')}\n`);
+    expect(fired(createDgaDetector({ popularity: ranked('top100k') }), names.map((n, i) => observe(n, T0 + i * 1000))).length).toBeGreaterThan(0);
+    expect(fired(createDgaDetector({ popularity: ranked('top10k') }), names.map((n, i) => observe(n, T0 + i * 1000)))).toEqual([]);
   });
 
   it('does not count domains the network has used for longer than the novelty period', () => {

@@ -41,6 +41,15 @@ describe('hostEvidence', () => {
     expect(strength(10)).toBeGreaterThan(strength(6));
   });
 
+  it('finds labels that are all long (or all short) alike even when their lengths vary', () => {
+    const long = Array.from({ length: 10 }, (_, i) => 'thehistoryformertrialcoasts'.slice(0, 19 + (i % 2)));
+    const varied = Array.from({ length: 10 }, (_, i) => 'thehistoryformertrialcoasts'.slice(0, 5 + i));
+    expect(hostEvidence(long, new Array<number>(10).fill(0.5), profile).lengthP).toBeLessThan(1e-6);
+    expect(hostEvidence(varied, new Array<number>(10).fill(0.5), profile).lengthP).toBeGreaterThan(0.01);
+    // Judged against benign labels at least as long as the caller weighs: among those, long ones are common.
+    expect(hostEvidence(long, new Array<number>(10).fill(0.5), profile, 15).lengthP).toBeGreaterThan(hostEvidence(long, new Array<number>(10).fill(0.5), profile, 1).lengthP);
+  });
+
   it('weighs nothing when there is nothing', () => {
     expect(hostEvidence([], [], profile)).toMatchObject({ domains: 0, strength: 0, lengthP: 1, charClassP: 1 });
   });

@@ -5,9 +5,12 @@ import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClas
  * combined p-value against benign names (Fisher's method). Each domain contributes -ln of its benign tail
  * share (the share of benign validation labels scoring at least as high as it does: uniform for benign names,
  * tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
- * person's browsing is not: the span of their lengths (P(all n lengths within a span that narrow) under the
- * benign length distribution) and their character class (P(at least k of n share a class) under the benign
- * class shares, for the most surprising class). Both are union bounds, so the statistic stays conservative.
+ * person's browsing is not: their lengths and their character class (P(at least k of n share a class) under
+ * the benign class shares, for the most surprising class). The length term is the most surprising of three
+ * tests under the benign length distribution (given the shortest length weighed): all n lengths within a span
+ * that narrow, all at least as long as the shortest (wordlist generators: four or five words to a name), all
+ * at most as long as the longest (short random labels). Every term is a union bound over the choices it
+ * makes, so the statistic stays conservative.
  */
 export interface HostEvidence {
   /** Domains weighed. */
@@ -16,7 +19,7 @@ export interface HostEvidence {
   strength: number;
   /** Sum of the per-domain terms, -ln(benign tail share). */
   scoreEvidence: number;
-  /** p-value of the length span (1: no evidence). */
+  /** p-value of the length term (1: no evidence). */
   lengthP: number;
   /** p-value of the shared character class (1: no evidence). */
   charClassP: number;
@@ -58,8 +61,7 @@ function lnBinomialUpperTail(n: number, k: number, p: number): number {
 }
 
 /** P(the lengths of n benign labels all lie within some window `span` wide), bounded by the sum over windows. */
-function lengthSpanP(profile: BenignProfile, n: number, span: number): number {
-  const shares = profile.lengths;
+function lengthSpanP(shares: readonly number[], n: number, span: number): number {
   let p = 0;
   for (let start = 0; start + span < shares.length; start++) {
     let inside = 0;
@@ -69,8 +71,34 @@ function lengthSpanP(profile: BenignProfile, n: number, span: number): number {
   return Math.min(1, p);
 }
 
-/** `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. */
-export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile): HostEvidence {
+/** P(n benign labels all have lengths in [from, to]) (1-based lengths). */
+function lengthRangeP(shares: readonly number[], n: number, from: number, to: number): number {
+  let inside = 0;
+  for (let l = Math.max(1, from); l <= Math.min(shares.length, to); l++) inside += shares[l - 1];
+  return Math.min(1, Math.pow(Math.max(inside, 1e-6), n));
+}
+
+/** The benign length shares of labels at least `minLength` long, renormalised (what the detector can see). */
+function weighedLengthShares(profile: BenignProfile, minLength: number): number[] {
+  const shares = profile.lengths.map((share, i) => (i + 1 >= minLength ? share : 0));
+  const total = shares.reduce((a, b) => a + b, 0);
+  return total > 0 ? shares.map((share) => share / total) : shares;
+}
+
+/** The length term: the most surprising of the three length tests, times three for having picked it. */
+function lengthP(shares: readonly number[], n: number, minLength: number, maxLength: number): number {
+  if (n < 2) return 1;
+  const span = lengthSpanP(shares, n, maxLength - minLength);
+  const allLong = lengthRangeP(shares, n, minLength, shares.length);
+  const allShort = lengthRangeP(shares, n, 1, maxLength);
+  return Math.min(1, 3 * Math.min(span, allLong, allShort));
+}
+
+/**
+ * `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. `minWeighedLength`: the shortest
+ * label the caller weighs (shorter ones never reach it), so lengths are judged against benign labels as long.
+ */
+export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile, minWeighedLength = 1): HostEvidence {
   const n = labels.length;
   let scoreEvidence = 0;
   let minLength = Infinity;
@@ -87,7 +115,7 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
   let commonCharClass: LabelCharClass = 'letters';
   for (const c of LABEL_CHAR_CLASSES) if ((classCounts.get(c) ?? 0) > (classCounts.get(commonCharClass) ?? 0)) commonCharClass = c;
   const span = n > 0 ? maxLength - minLength : 0;
-  const lengthP = n >= 2 ? lengthSpanP(profile, n, span) : 1;
+  const lengthTerm = lengthP(weighedLengthShares(profile, minWeighedLength), n, minLength, maxLength);
   // The most surprising class count (for its class's benign share), Bonferroni-corrected for picking the class.
   let classTail = 1;
   for (const c of LABEL_CHAR_CLASSES) {
@@ -95,7 +123,7 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
     if (count > 0) classTail = Math.min(classTail, Math.exp(lnBinomialUpperTail(n, count, profile.charClasses[c])));
   }
   const charClassP = n >= 2 ? Math.min(1, LABEL_CHAR_CLASSES.length * classTail) : 1;
-  const total = scoreEvidence - Math.log(lengthP) - Math.log(charClassP);
+  const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP);
   const strength = n === 0 ? 0 : -lnGammaUpperTail(n + 2, total) / Math.LN10;
-  return { domains: n, strength, scoreEvidence, lengthP, charClassP, lengthSpan: span, commonCharClass };
+  return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, lengthSpan: span, commonCharClass };
 }

@@ -10,6 +10,7 @@ export { DEFAULT_WORD_LIST_PATH, defaultWordSegmenter, WordSegmenter } from './w
 export type { Segmentation } from './word-segmenter';
 export { assessDga, defaultDgaModel, dgaScore } from './dga-score';
 export type { DgaAssessment } from './dga-score';
+export { dynamicDnsZoneOf } from './dynamic-zone';
 export { createDgaDetector, DEFAULT_DGA_VOLUME_OPTIONS, DGA_VOLUME, DgaVolumeDetector } from './dga-volume';
 export type { DgaVolumeOptions } from './dga-volume';
 export { registrableLabel } from './registrable-label';

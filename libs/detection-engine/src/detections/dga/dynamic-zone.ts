@@ -1,0 +1,18 @@
+import type { IndicatorStore } from '../../intel/indicator-store';
+
+/** Intel category of the seed's dynamic DNS zones (`freedns:dynamic-dns`). */
+const DYNAMIC_DNS_CATEGORY = 'freedns';
+
+/**
+ * The most specific dynamic DNS zone of the intel data above a name (`mooo.com` for `abc.mooo.com`), for
+ * dga_volume: a generator under such a zone picks the label below it, and many of these zones are not public
+ * suffixes, so the registered domain would be the provider's.
+ */
+export function dynamicDnsZoneOf(intel: Pick<IndicatorStore, 'matchDomain'>): (hostname: string) => string | undefined {
+  return (hostname) => {
+    for (const match of intel.matchDomain(hostname)) {
+      if (match.kind === 'domain' && match.category === DYNAMIC_DNS_CATEGORY && match.indicator !== hostname) return match.indicator;
+    }
+    return undefined;
+  };
+}
