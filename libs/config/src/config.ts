@@ -116,7 +116,11 @@ export interface VigilConfig {
   rateLimit: RateLimitConfig;
   /** A key created active at start-up when it does not exist (automation and tests). */
   bootstrapKey?: string;
-  /** Milliseconds a stored finding/alert waits before it is served, so concurrent inserts are never skipped. */
+  /**
+   * Milliseconds a stored finding/alert waits before it is served, so concurrent inserts are never skipped.
+   * Default 1000 with a ClickHouse server (other processes may be inserting); 0 with the embedded store, whose
+   * only writer is this process and follows its own inserts in flight instead.
+   */
   visibilityDelayMs: number;
   /** Scoring engine: how often each partition's detection state is checkpointed and its offset committed. */
   snapshotIntervalMs: number;
@@ -391,7 +395,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     counters: redisUrl ? { kind: 'redis', url: redisUrl } : { kind: 'memory' },
     rateLimit: readRateLimit(env),
     bootstrapKey,
-    visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', 1000, 0, 60000),
+    visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', clickhouseUrl ? 1000 : 0, 0, 60000),
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
     scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 128, 16, 262_144) * 1024 * 1024,
     scoringBacklogMs: readInteger(env, 'VIGIL_SCORING_BACKLOG_MS', 500, 0, 600_000),

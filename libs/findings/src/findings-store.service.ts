@@ -17,7 +17,8 @@ export class FindingsStoreService implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const store = await this.stores.open(FINDINGS_DATABASE, FINDINGS_MIGRATIONS);
-    const options = { visibilityDelayMs: this.config.visibilityDelayMs };
+    // The embedded engine binds its data directory to this one process: nothing else writes these tables.
+    const options = { visibilityDelayMs: this.config.visibilityDelayMs, soleWriter: this.config.store.kind === 'chdb' };
     this.findings = new FindingsRepository(store, options);
     this.alerts = new AlertsRepository(store, options);
   }

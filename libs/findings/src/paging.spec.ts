@@ -35,10 +35,15 @@ describe('paging findings (real chdb)', () => {
     }
   }
 
-  it('serves every record exactly once to a poller racing 4 concurrent writers', async () => {
+  /**
+   * Four writers insert irregular batches (with redeliveries) while a poller follows bookmarks; every record must
+   * be served exactly once. `soleWriter`: the poller reads through the writing repository itself, which then
+   * serves each insert as soon as it commits (no delay); otherwise through another connection, behind the delay.
+   */
+  async function raceWriters(soleWriter: boolean): Promise<void> {
     const seed = Number(process.env.PAGING_SEED ?? 20261122);
     const rand = random(seed);
-    const ws = 'ws-race';
+    const ws = soleWriter ? 'ws-race-sole' : 'ws-race';
     const total = 2000;
     const writers = 4;
     const now = Date.now();
@@ -50,7 +55,11 @@ describe('paging findings (real chdb)', () => {
     records.forEach((r) => shares[Math.floor(rand() * writers)].push(r));
 
     // Writers insert through their own engine connection, so inserts and page queries really run in parallel.
-    const writer = new FindingsRepository(await temp.openWriterStore(), { visibilityDelayMs: DELAY_MS });
+    const writer = soleWriter
+      ? new FindingsRepository(temp.store, { visibilityDelayMs: 0, soleWriter: true })
+      : new FindingsRepository(await temp.openWriterStore(), { visibilityDelayMs: DELAY_MS });
+    const reader = soleWriter ? writer : repo;
+    const delayMs = soleWriter ? 0 : DELAY_MS;
     let writersDone = false;
     let doneAt = Infinity;
     let duplicateBatches = 0;
@@ -78,7 +87,7 @@ describe('paging findings (real chdb)', () => {
       let bookmark: string | undefined;
       for (;;) {
         const startedAt = Date.now();
-        const page = await repo.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
+        const page = await reader.page({ workspaceId: ws, bookmark, maxAgeSeconds: 3600, limit: 50 });
         pages++;
         expect(page.items.length).toBeLessThanOrEqual(50);
         if (page.items.length === 50) fullPages++;
@@ -87,7 +96,7 @@ describe('paging findings (real chdb)', () => {
         bookmark = page.bookmark;
         if (page.more) continue;
         // Drained once a poll that began after the last write became visible finds nothing more.
-        if (writersDone && startedAt > doneAt + DELAY_MS + 50) return;
+        if (writersDone && startedAt > doneAt + delayMs + 50) return;
         // Irregular waits let a backlog build up, so that pages fill and cut through insert batches.
         await sleep(20 + Math.floor(rand() * 250));
       }
@@ -106,7 +115,44 @@ describe('paging findings (real chdb)', () => {
     expect(duplicateBatches).toBeGreaterThan(0);
     expect(pages).toBeGreaterThanOrEqual(total / 50);
     expect(fullPages).toBeGreaterThan(5);
-  }, 20_000);
+  }
+
+  it('serves every record exactly once to a poller racing 4 concurrent writers', () => raceWriters(false), 20_000);
+
+  it('serves every record exactly once, with no delay, when the poller reads through the only writer', () => raceWriters(true), 20_000);
+
+  it('as the only writer, serves a record as soon as its insert has committed, and no head bookmark passes an insert in flight', async () => {
+    const sole = new FindingsRepository(temp.store, { visibilityDelayMs: 0, soleWriter: true });
+    const ws = 'ws-sole-now';
+    const head = await sole.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 10 });
+    await sole.insert([findingRecord(ws, 'now1:1')]);
+    const after = await sole.page({ workspaceId: ws, bookmark: head.bookmark, maxAgeSeconds: 3600, limit: 10 });
+    expect(after.items.map(servedId)).toEqual(['now1:1']);
+
+    // First calls made while a large insert is being written: each one's head bookmark must lie before that
+    // insert's rows (they are stamped when it starts and visible only when it commits), or they would be skipped.
+    const quiet = 'ws-sole-big';
+    const big = Array.from({ length: 5000 }, (_, i) => findingRecord(quiet, `big${String(i).padStart(4, '0')}:1`));
+    let done = false;
+    const writing = sole.insert(big).finally(() => (done = true));
+    const heads: string[] = [];
+    while (!done) {
+      heads.push((await sole.page({ workspaceId: quiet, maxAgeSeconds: 3600, limit: 1000 })).bookmark);
+      await sleep(5);
+    }
+    await writing;
+    expect(heads.length).toBeGreaterThan(3);
+    for (const bookmark of heads) {
+      const served = new Set<string>();
+      for (let from = bookmark, more = true; more; ) {
+        const page = await sole.page({ workspaceId: quiet, bookmark: from, maxAgeSeconds: 3600, limit: 1000 });
+        page.items.forEach((item) => served.add(servedId(item)));
+        from = page.bookmark;
+        more = page.more;
+      }
+      expect(big.filter((r) => !served.has(r.recordId))).toEqual([]);
+    }
+  });
 
   it('gives the same continuation every time an old bookmark is re-used', async () => {
     const ws = 'ws-reuse';

@@ -12,6 +12,13 @@ export interface PagingOptions {
    * its inserted_at, so an insert that commits within the delay can never land behind a bookmark already issued.
    */
   visibilityDelayMs?: number;
+  /**
+   * This repository is the only writer of its table (the embedded store: one process owns the data directory),
+   * so it knows every insert in flight: the horizon then stops short of the oldest insert still committing
+   * instead of trailing the clock by a fixed delay, and a record is served as soon as its insert has committed
+   * (plus `visibilityDelayMs`, which may then be 0). Both clocks are this machine's.
+   */
+  soleWriter?: boolean;
   /** Stop a page early once its items would serialize to more than this many bytes. */
   maxPageBytes?: number;
 }
@@ -70,6 +77,10 @@ function toDateTime64Text(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 23).replace('T', ' ');
 }
 
+function localNowUs(): bigint {
+  return BigInt(Date.now()) * 1000n;
+}
+
 function pairKey(workspaceId: string, recordId: string): string {
   return `${workspaceId}\u0000${recordId}`;
 }
@@ -101,6 +112,9 @@ export class RecordRepository<TRecord, TItem> {
   private readonly maxPageBytes: number;
   /** Inserts run one at a time so that two deliveries of one record cannot both pass the existence check. */
   private insertTail: Promise<unknown> = Promise.resolve();
+  private readonly soleWriter: boolean;
+  /** Sole writer: the local time (µs) just before the insert now in flight began; its rows are stamped later. */
+  private insertStartedUs: bigint | undefined;
 
   constructor(
     private readonly store: ServiceStore,
@@ -117,6 +131,7 @@ export class RecordRepository<TRecord, TItem> {
     this.table = `${store.database}.${spec.name}`;
     this.visibilityDelayUs = BigInt(delayMs) * 1000n;
     this.maxPageBytes = maxBytes;
+    this.soleWriter = options.soleWriter ?? false;
   }
 
   /** Stores the records not stored yet. Invalid records are returned in `rejected`, never thrown. */
@@ -142,8 +157,11 @@ export class RecordRepository<TRecord, TItem> {
     // The horizon and the maxAge floor follow the server's clock, not ours: inserted_at comes from it. With a
     // bookmark the page query reads that clock itself (one round trip, what a poller at the head pays); a first
     // call reads it first, because its bookmark must be the horizon the page was read at even when it is empty.
-    const firstNowUs = sent ? undefined : await this.serverNowUs();
+    // A sole writer knows the horizon itself (its own clock and inserts): no clock query at all.
+    const firstNowUs = this.soleWriter ? localNowUs() : sent ? undefined : await this.serverNowUs();
     const serverNow = firstNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro({nowUs:Int64}, 'UTC')`;
+    const horizonUs = firstNowUs === undefined ? undefined : this.horizonUs(firstNowUs);
+    const horizon = horizonUs === undefined ? 'server_now - toIntervalMicrosecond({delayUs:Int64})' : `fromUnixTimestamp64Micro({horizonUs:Int64}, 'UTC')`;
     // A bookmark past the horizon gets an empty page; clamped, it stays within DateTime64's range.
     const afterUs = BigInt(after.insertedAtUs) > MAX_DATETIME64_US ? MAX_DATETIME64_US.toString() : after.insertedAtUs;
 
@@ -153,7 +171,7 @@ export class RecordRepository<TRecord, TItem> {
         SELECT toUnixTimestamp64Micro(inserted_at) AS at_us, record_id, body
         FROM ${this.table}
         WHERE workspace_id = {workspaceId:String}
-          AND inserted_at <= server_now - toIntervalMicrosecond({delayUs:Int64})
+          AND inserted_at <= ${horizon}
           AND inserted_at >= server_now - toIntervalMicrosecond({maxAgeUs:Int64})
           AND inserted_at >= fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC')
           AND (inserted_at > fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC') OR record_id > {afterId:String})
@@ -164,7 +182,7 @@ export class RecordRepository<TRecord, TItem> {
       query_params: {
         workspaceId: request.workspaceId,
         ...(firstNowUs === undefined ? {} : { nowUs: firstNowUs.toString() }),
-        delayUs: this.visibilityDelayUs.toString(),
+        ...(horizonUs === undefined ? { delayUs: this.visibilityDelayUs.toString() } : { horizonUs: horizonUs.toString() }),
         maxAgeUs: BigInt(Math.round(request.maxAgeSeconds * 1e6)).toString(),
         afterUs,
         afterId: after.recordId,
@@ -196,9 +214,18 @@ export class RecordRepository<TRecord, TItem> {
 
     let bookmark: string;
     if (last) bookmark = encodeBookmark({ insertedAtUs: last.atUs, recordId: last.recordId });
-    else if (firstNowUs === undefined) bookmark = request.bookmark as string;
-    else bookmark = encodeBookmark(headBookmark(firstNowUs - this.visibilityDelayUs));
+    else if (sent) bookmark = request.bookmark as string;
+    else bookmark = encodeBookmark(headBookmark(horizonUs as bigint));
     return { bodies, more, bookmark };
+  }
+
+  /** The newest insertion time servable at `nowUs`: behind the delay, and (sole writer) before any insert in flight. */
+  private horizonUs(nowUs: bigint): bigint {
+    const trailing = nowUs - this.visibilityDelayUs;
+    if (this.insertStartedUs === undefined) return trailing;
+    // 1 ms below the start: the local clock is read in whole milliseconds.
+    const beforeInFlight = this.insertStartedUs - 1000n;
+    return beforeInFlight < trailing ? beforeInFlight : trailing;
   }
 
   private async serverNowUs(): Promise<bigint> {
@@ -237,21 +264,30 @@ export class RecordRepository<TRecord, TItem> {
       if (fresh.delete(key)) duplicates++;
     }
     if (fresh.size > 0) {
-      await this.store.client.insert({
-        table: this.table,
-        columns: ['workspace_id', 'record_id', 'severity', 'time', 'body', ...this.spec.extraColumns],
-        values: [...fresh.values()].map(({ stored, body }) => ({
-          workspace_id: stored.workspaceId,
-          record_id: stored.recordId,
-          severity: stored.severity,
-          time: toDateTime64Text(stored.time),
-          body,
-          ...stored.extra,
-        })),
-        format: 'JSONEachRow',
-      });
+      if (this.soleWriter) this.insertStartedUs = localNowUs();
+      try {
+        await this.insertRows(fresh);
+      } finally {
+        this.insertStartedUs = undefined;
+      }
     }
     return { inserted: fresh.size, duplicates, rejected };
+  }
+
+  private async insertRows(fresh: Map<string, { stored: StoredRecord; body: string }>): Promise<void> {
+    await this.store.client.insert({
+      table: this.table,
+      columns: ['workspace_id', 'record_id', 'severity', 'time', 'body', ...this.spec.extraColumns],
+      values: [...fresh.values()].map(({ stored, body }) => ({
+        workspace_id: stored.workspaceId,
+        record_id: stored.recordId,
+        severity: stored.severity,
+        time: toDateTime64Text(stored.time),
+        body,
+        ...stored.extra,
+      })),
+      format: 'JSONEachRow',
+    });
   }
 
   /** Keys (workspace, record id) among `records` that are already stored; the bloom-filter index serves it. */
