@@ -17,6 +17,7 @@ export interface Occurrence<T> {
  */
 export class OccurrenceWindow<T> {
   readonly entries = new Map<string, Occurrence<T>>();
+  private keyChanges = 0;
 
   constructor(
     public latestMs: number,
@@ -28,6 +29,11 @@ export class OccurrenceWindow<T> {
     return this.entries.size;
   }
 
+  /** Changes whenever a key joins or leaves the window (not when a key present recurs): for caching what depends only on the keys. */
+  get keyVersion(): number {
+    return this.keyChanges;
+  }
+
   /**
    * Records one occurrence of `key` and drops what fell out of the window. Returns false (recording nothing) for an
    * out-of-order event older than the window: it no longer says anything about the current rate.
@@ -36,6 +42,7 @@ export class OccurrenceWindow<T> {
     if (observed.timeMs < this.latestMs - this.windowMs) return false;
     this.latestMs = Math.max(this.latestMs, observed.timeMs);
     const previous = this.entries.get(key);
+    if (previous === undefined) this.keyChanges++;
     this.entries.delete(key);
     this.entries.set(key, {
       lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
@@ -43,9 +50,17 @@ export class OccurrenceWindow<T> {
       latest: observed,
       data,
     });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    while (this.entries.size > this.maxEntries) {
+      this.entries.delete(this.entries.keys().next().value as string);
+      this.keyChanges++;
+    }
     const cutoff = this.latestMs - this.windowMs;
-    for (const [k, entry] of this.entries) if (entry.lastSeenMs < cutoff) this.entries.delete(k);
+    for (const [k, entry] of this.entries) {
+      if (entry.lastSeenMs < cutoff) {
+        this.entries.delete(k);
+        this.keyChanges++;
+      }
+    }
     return true;
   }
 

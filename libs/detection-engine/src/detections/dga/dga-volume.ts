@@ -114,6 +114,8 @@ export class DgaVolumeDetector implements Detector {
   private readonly firstSeen: LruMap<string, number>;
   /** The evidence weighed by the latest inspect() (undefined when it weighed none): for calibration and evaluation. */
   lastEvidence: HostEvidence | undefined;
+  /** The evidence of each window as of its key version: a host's repeated lookups do not change it. */
+  private readonly evidenceOf = new WeakMap<HostWindow, { version: number; evidence: HostEvidence }>();
   /** Scores of recently seen unranked labels: hosts repeat their lookups. */
   private readonly scores = new LruMap<string, number>(10_000);
 
@@ -179,8 +181,16 @@ export class DgaVolumeDetector implements Detector {
     return registrableLabel(`${label}.${zone}`) !== undefined ? { domain: `${label}.${zone}`, label } : undefined;
   }
 
-  /** The combined evidence of a host's window (host-evidence.ts). */
+  /** The combined evidence of a host's window (host-evidence.ts), recomputed only when its domains changed. */
   evidence(window: HostWindow): HostEvidence {
+    const cached = this.evidenceOf.get(window);
+    if (cached !== undefined && cached.version === window.keyVersion) return cached.evidence;
+    const evidence = this.computeEvidence(window);
+    this.evidenceOf.set(window, { version: window.keyVersion, evidence });
+    return evidence;
+  }
+
+  private computeEvidence(window: HostWindow): HostEvidence {
     const labels: string[] = [];
     const tails: number[] = [];
     for (const [domain, entry] of window.entries) {

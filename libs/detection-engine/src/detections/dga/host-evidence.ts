@@ -85,6 +85,24 @@ function weighedLengthShares(profile: BenignProfile, minLength: number): number[
   return total > 0 ? shares.map((share) => share / total) : shares;
 }
 
+/** Length terms already worked out, per profile: few (count, shortest, longest, floor) combinations occur. */
+const lengthTerms = new WeakMap<BenignProfile, Map<number, number>>();
+const MAX_MEMO_LENGTH_TERMS = 20_000;
+
+function memoLengthP(profile: BenignProfile, minWeighedLength: number, n: number, minLength: number, maxLength: number): number {
+  let memo = lengthTerms.get(profile);
+  if (memo === undefined) lengthTerms.set(profile, (memo = new Map()));
+  // Lengths are capped at 64 and counts at the window's size: the key is exact.
+  const key = ((minWeighedLength * 128 + n) * 128 + minLength) * 128 + maxLength;
+  let p = memo.get(key);
+  if (p === undefined) {
+    if (memo.size >= MAX_MEMO_LENGTH_TERMS) memo.clear();
+    p = lengthP(weighedLengthShares(profile, minWeighedLength), n, minLength, maxLength);
+    memo.set(key, p);
+  }
+  return p;
+}
+
 /** The length term: the most surprising of the three length tests, times three for having picked it. */
 function lengthP(shares: readonly number[], n: number, minLength: number, maxLength: number): number {
   if (n < 2) return 1;
@@ -115,7 +133,7 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
   let commonCharClass: LabelCharClass = 'letters';
   for (const c of LABEL_CHAR_CLASSES) if ((classCounts.get(c) ?? 0) > (classCounts.get(commonCharClass) ?? 0)) commonCharClass = c;
   const span = n > 0 ? maxLength - minLength : 0;
-  const lengthTerm = lengthP(weighedLengthShares(profile, minWeighedLength), n, minLength, maxLength);
+  const lengthTerm = n < 2 ? 1 : n < 128 && minWeighedLength < 128 ? memoLengthP(profile, minWeighedLength, n, minLength, maxLength) : lengthP(weighedLengthShares(profile, minWeighedLength), n, minLength, maxLength);
   // The most surprising class count (for its class's benign share), Bonferroni-corrected for picking the class.
   let classTail = 1;
   for (const c of LABEL_CHAR_CLASSES) {
