@@ -18,6 +18,8 @@ export interface Occurrence<T> {
 export class OccurrenceWindow<T> {
   readonly entries = new Map<string, Occurrence<T>>();
   private keyChanges = 0;
+  /** A value a detector derived from the keys, as of {@link keyVersion} (kept here: a side table costs more). */
+  derived: { keyVersion: number; value: unknown } | undefined;
 
   constructor(
     public latestMs: number,

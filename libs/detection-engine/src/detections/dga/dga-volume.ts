@@ -5,7 +5,7 @@ import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { OccurrenceWindow, readOccurrenceWindow, writeOccurrenceWindow, type OccurrenceDataCodec } from '../../state/occurrence-window';
 import { readNumber, readObject, writeNumber } from '../../state/snapshot';
-import { defaultPopularity, type PopularitySet, type PopularityTier } from '../../popularity/popularity';
+import { defaultPopularity, POPULARITY_TIERS, type PopularitySet, type PopularityTier } from '../../popularity/popularity';
 import type {
   DetectionDefinition,
   DetectionHit,
@@ -63,6 +63,11 @@ export interface DgaVolumeOptions {
    */
   familiarTiers: readonly PopularityTier[];
   /**
+   * A domain of a ranked tier not in `familiarTiers` is a candidate only when at most this share of benign names
+   * score as high as its label: it keeps the many ordinary ranked names (and their cost) out of the windows.
+   */
+  rankedMaxBenignTail: number;
+  /**
    * The dynamic DNS zone a name is under (`mooo.com` for `abc.mooo.com`), from the intel seed's zone list:
    * there the label under the zone is the generated one. Without it, names under zones that are not public
    * suffixes count as the zone itself.
@@ -90,10 +95,39 @@ export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   minLabelLength: 4,
   maxEvidence: 10,
   familiarTiers: ['top1k', 'top10k'],
+  rankedMaxBenignTail: 0.2,
 };
 
 /** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
 const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
+
+/** Per model and popularity data: worked out once per thread (scoring every ranked label takes about a second). */
+const rankedCandidateMemo = new WeakMap<DgaModel, WeakMap<PopularitySet, Map<string, ReadonlySet<string>>>>();
+
+/**
+ * The ranked domains (of tiers not in `familiarTiers`) whose label scores above all but `rankedMaxBenignTail`
+ * of benign names: the only ranked domains dga_volume weighs. The rankings are fixed, so this is a fixed set.
+ */
+function generatedLookingRanked(model: DgaModel, popularity: PopularitySet, o: DgaVolumeOptions): ReadonlySet<string> {
+  let byPopularity = rankedCandidateMemo.get(model);
+  if (byPopularity === undefined) rankedCandidateMemo.set(model, (byPopularity = new WeakMap()));
+  let bySettings = byPopularity.get(popularity);
+  if (bySettings === undefined) byPopularity.set(popularity, (bySettings = new Map()));
+  const key = `${[...o.familiarTiers].sort().join(',')}|${o.rankedMaxBenignTail}|${o.minLabelLength}`;
+  let set = bySettings.get(key);
+  if (set === undefined) {
+    const found = new Set<string>();
+    for (const tier of POPULARITY_TIERS) {
+      if (o.familiarTiers.includes(tier)) continue;
+      for (const domain of popularity.domainsIn(tier)) {
+        const r = registrableLabel(domain);
+        if (r !== undefined && r.label.length >= o.minLabelLength && model.benignTail(model.scoreLabel(r.label)) <= o.rankedMaxBenignTail) found.add(r.domain);
+      }
+    }
+    bySettings.set(key, (set = found));
+  }
+  return set;
+}
 
 /** A host's window of candidate domains (keyed by registered domain), each with its DGA score. */
 type HostWindow = OccurrenceWindow<number>;
@@ -114,8 +148,6 @@ export class DgaVolumeDetector implements Detector {
   private readonly firstSeen: LruMap<string, number>;
   /** The evidence weighed by the latest inspect() (undefined when it weighed none): for calibration and evaluation. */
   lastEvidence: HostEvidence | undefined;
-  /** The evidence of each window as of its key version: a host's repeated lookups do not change it. */
-  private readonly evidenceOf = new WeakMap<HostWindow, { version: number; evidence: HostEvidence }>();
   /** Scores of recently seen unranked labels: hosts repeat their lookups. */
   private readonly scores = new LruMap<string, number>(10_000);
 
@@ -146,6 +178,9 @@ export class DgaVolumeDetector implements Detector {
     if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
     const tier = this.popularity.tier(r.domain);
     if ((tier !== undefined && this.options.familiarTiers.includes(tier)) || providerAssignedZone(r.domain) !== undefined) return undefined;
+    // A ranked name is a candidate only when it looks more generated than most benign names do.
+    if (tier !== undefined && !this.rankedCandidates().has(r.domain)) return undefined;
+    const score = this.scoreOf(r.label);
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
     const firstSeenMs = this.firstSeen.get(seenKey);
@@ -158,17 +193,28 @@ export class DgaVolumeDetector implements Detector {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);
       this.hosts.set(hostKey, window);
     }
-    let score = this.scores.get(r.label);
-    if (score === undefined) {
-      score = this.model.scoreLabel(r.label);
-      this.scores.set(r.label, score);
-    }
     if (!window.add(r.domain, observed, score)) return undefined;
     if (window.size < this.options.minDistinctDomains) return undefined;
     const evidence = this.evidence(window);
     this.lastEvidence = evidence;
     if (evidence.strength < this.options.minStrength) return undefined;
     return this.hit(window, r.domain, observed, evidence);
+  }
+
+  private rankedCandidatesSet: ReadonlySet<string> | undefined;
+
+  private rankedCandidates(): ReadonlySet<string> {
+    this.rankedCandidatesSet ??= generatedLookingRanked(this.model, this.popularity, this.options);
+    return this.rankedCandidatesSet;
+  }
+
+  private scoreOf(label: string): number {
+    let score = this.scores.get(label);
+    if (score === undefined) {
+      score = this.model.scoreLabel(label);
+      this.scores.set(label, score);
+    }
+    return score;
   }
 
   private candidateLabel(hostname: string): RegistrableLabel | undefined {
@@ -183,10 +229,10 @@ export class DgaVolumeDetector implements Detector {
 
   /** The combined evidence of a host's window (host-evidence.ts), recomputed only when its domains changed. */
   evidence(window: HostWindow): HostEvidence {
-    const cached = this.evidenceOf.get(window);
-    if (cached !== undefined && cached.version === window.keyVersion) return cached.evidence;
+    const cached = window.derived;
+    if (cached !== undefined && cached.keyVersion === window.keyVersion) return cached.value as HostEvidence;
     const evidence = this.computeEvidence(window);
-    this.evidenceOf.set(window, { version: window.keyVersion, evidence });
+    window.derived = { keyVersion: window.keyVersion, value: evidence };
     return evidence;
   }
 
