@@ -5,7 +5,7 @@ import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { OccurrenceWindow, readOccurrenceWindow, writeOccurrenceWindow, type OccurrenceDataCodec } from '../../state/occurrence-window';
 import { readNumber, readObject, writeNumber } from '../../state/snapshot';
-import { defaultPopularity, POPULARITY_TIERS, type PopularitySet, type PopularityTier } from '../../popularity/popularity';
+import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
 import type {
   DetectionDefinition,
   DetectionHit,
@@ -34,7 +34,7 @@ export const DGA_VOLUME: DetectionDefinition = {
 
 /**
  * Per host: the distinct registered domains it looked up within `windowMs` that are (1) in none of the
- * `familiarTiers` of the popularity rankings, (2) new to the workspace (first looked up less than `noveltyMs` ago by any of its hosts), (3) not in
+ * popularity ranking, (2) new to the workspace (first looked up less than `noveltyMs` ago by any of its hosts), (3) not in
  * a provider-assigned cloud/CDN zone and (4) at least `minLabelLength` long. Once `minDistinctDomains` of them
  * are in the window, their combined evidence (host-evidence.ts: how unusual each one's DGA score is for a
  * benign name, how alike their lengths and characters are) is compared with `minStrength`, a -log10 p-value
@@ -57,17 +57,6 @@ export interface DgaVolumeOptions {
   minLabelLength: number;
   maxEvidence: number;
   /**
-   * Popularity tiers whose domains are never candidates. The widest tier is left out by default: it comes from
-   * rankings by query volume, where the domains of a busy DGA family rank too (all but 6 of the 128 m0yv
-   * domains of the shared data are in the Cloudflare top 100k).
-   */
-  familiarTiers: readonly PopularityTier[];
-  /**
-   * A domain of a ranked tier not in `familiarTiers` is a candidate only when at most this share of benign names
-   * score as high as its label: it keeps the many ordinary ranked names (and their cost) out of the windows.
-   */
-  rankedMaxBenignTail: number;
-  /**
    * The dynamic DNS zone a name is under (`mooo.com` for `abc.mooo.com`), from the intel seed's zone list:
    * there the label under the zone is the generated one. Without it, names under zones that are not public
    * suffixes count as the zone itself.
@@ -81,8 +70,8 @@ export interface DgaVolumeOptions {
  * `minStrength` was set with tools/dga/calibrate-host.ts on simulated browsing of the benign validation slice
  * (never the evaluation's held-out slice): of 4,000 host-days the strongest reached 5.x, the 99.9th percentile
  * 4.05, and 6 leaves a margin for the day-to-day spread (about 1 in 2,000 host-days would reach 4.4). Re-run
- * after the length tests, 4-character labels, the widest popularity tier and dynamic DNS zones were added (hosts
- * also visiting ranked sites of every tier): 99.9th percentile 3.68, none of 4,000 at 5, so 6 stands.
+ * after the length tests, 4-character labels and dynamic DNS zones were added (hosts also visiting ranked sites
+ * of every tier): 99.9th percentile 3.68, none of 4,000 at 5, so 6 stands.
  */
 export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   windowMs: 60_000,
@@ -94,40 +83,10 @@ export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   maxRememberedDomains: 200_000,
   minLabelLength: 4,
   maxEvidence: 10,
-  familiarTiers: ['top1k', 'top10k'],
-  rankedMaxBenignTail: 0.2,
 };
 
 /** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
 const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
-
-/** Per model and popularity data: worked out once per thread (scoring every ranked label takes about a second). */
-const rankedCandidateMemo = new WeakMap<DgaModel, WeakMap<PopularitySet, Map<string, ReadonlySet<string>>>>();
-
-/**
- * The ranked domains (of tiers not in `familiarTiers`) whose label scores above all but `rankedMaxBenignTail`
- * of benign names: the only ranked domains dga_volume weighs. The rankings are fixed, so this is a fixed set.
- */
-function generatedLookingRanked(model: DgaModel, popularity: PopularitySet, o: DgaVolumeOptions): ReadonlySet<string> {
-  let byPopularity = rankedCandidateMemo.get(model);
-  if (byPopularity === undefined) rankedCandidateMemo.set(model, (byPopularity = new WeakMap()));
-  let bySettings = byPopularity.get(popularity);
-  if (bySettings === undefined) byPopularity.set(popularity, (bySettings = new Map()));
-  const key = `${[...o.familiarTiers].sort().join(',')}|${o.rankedMaxBenignTail}|${o.minLabelLength}`;
-  let set = bySettings.get(key);
-  if (set === undefined) {
-    const found = new Set<string>();
-    for (const tier of POPULARITY_TIERS) {
-      if (o.familiarTiers.includes(tier)) continue;
-      for (const domain of popularity.domainsIn(tier)) {
-        const r = registrableLabel(domain);
-        if (r !== undefined && r.label.length >= o.minLabelLength && model.benignTail(model.scoreLabel(r.label)) <= o.rankedMaxBenignTail) found.add(r.domain);
-      }
-    }
-    bySettings.set(key, (set = found));
-  }
-  return set;
-}
 
 /** A host's window of candidate domains (keyed by registered domain), each with its DGA score. */
 type HostWindow = OccurrenceWindow<number>;
@@ -176,11 +135,7 @@ export class DgaVolumeDetector implements Detector {
     if (r === undefined || r.label.length < this.options.minLabelLength) return undefined;
     const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
     if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
-    const tier = this.popularity.tier(r.domain);
-    if ((tier !== undefined && this.options.familiarTiers.includes(tier)) || providerAssignedZone(r.domain) !== undefined) return undefined;
-    // A ranked name is a candidate only when it looks more generated than most benign names do.
-    if (tier !== undefined && !this.rankedCandidates().has(r.domain)) return undefined;
-    const score = this.scoreOf(r.label);
+    if (this.popularity.tier(r.domain) !== undefined || providerAssignedZone(r.domain) !== undefined) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
     const firstSeenMs = this.firstSeen.get(seenKey);
@@ -193,19 +148,12 @@ export class DgaVolumeDetector implements Detector {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);
       this.hosts.set(hostKey, window);
     }
-    if (!window.add(r.domain, observed, score)) return undefined;
+    if (!window.add(r.domain, observed, this.scoreOf(r.label))) return undefined;
     if (window.size < this.options.minDistinctDomains) return undefined;
     const evidence = this.evidence(window);
     this.lastEvidence = evidence;
     if (evidence.strength < this.options.minStrength) return undefined;
     return this.hit(window, r.domain, observed, evidence);
-  }
-
-  private rankedCandidatesSet: ReadonlySet<string> | undefined;
-
-  private rankedCandidates(): ReadonlySet<string> {
-    this.rankedCandidatesSet ??= generatedLookingRanked(this.model, this.popularity, this.options);
-    return this.rankedCandidatesSet;
   }
 
   private scoreOf(label: string): number {
