@@ -33,12 +33,12 @@ export const DGA_VOLUME: DetectionDefinition = {
 };
 
 /**
- * Per host: the distinct registered domains it looked up within `windowMs` that are (1) in none of the
- * popularity ranking, (2) new to the workspace (first looked up less than `noveltyMs` ago by any of its hosts), (3) not in
- * a provider-assigned cloud/CDN zone and (4) at least `minLabelLength` long. Once `minDistinctDomains` of them
- * are in the window, their combined evidence (host-evidence.ts: how unusual each one's DGA score is for a
- * benign name, how alike their lengths and characters are) is compared with `minStrength`, a -log10 p-value
- * against benign browsing. A DGA-infected host tries tens to thousands of candidate names until one resolves;
+ * Per host: the distinct registered domains (or names under a dynamic DNS zone) it looked up within `windowMs`
+ * that are (1) in no popularity ranking, (2) new to the workspace (first looked up less than `noveltyMs` ago by
+ * any of its hosts), (3) not in a provider-assigned cloud/CDN zone and (4) at least `minLabelLength` long.
+ * Once `minDistinctDomains` of them are in the window, their combined evidence (host-evidence.ts: how unusual
+ * each one's DGA score is for a benign name, how alike their lengths and characters are) is compared with
+ * `minStrength`, a -log10 p-value against benign browsing. A DGA-infected host tries tens to thousands of candidate names until one resolves;
  * a browsing host's never-seen domains are few at a time, score like benign names and differ from each other.
  */
 export interface DgaVolumeOptions {
