@@ -2,6 +2,7 @@ import type { ConsumedRecord } from '@vigil/bus';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { DetectionEngine, StateBudget, type DetectionStateUsage, type IndicatorStore } from '@vigil/detection-engine';
 import type { ScoringEngine } from '../partitioned/scoring-engine';
+import { compressSnapshot, decompressSnapshot } from '../partitioned/snapshot-records';
 import { SigmaHitSource } from '../sigma/sigma-hit-source';
 import { isNewerRuleSet, type EngineSet, type ThreadHeap } from './engine-set';
 import { scoreTelemetryRecords, type ScoredBatch } from './score-records';
@@ -13,13 +14,27 @@ export interface EngineOptions {
   capacityBytes: number;
 }
 
+/** A partition's engine in this thread, with its own Sigma source (correlation windows are partition state). */
+class InThreadEngine implements ScoringEngine {
+  constructor(
+    readonly detection: DetectionEngine,
+    readonly sigma: SigmaHitSource,
+  ) {}
+
+  snapshot(): Promise<Buffer> {
+    return compressSnapshot(this.detection.snapshot());
+  }
+
+  async restore(data: Buffer): Promise<void> {
+    this.detection.restore((await decompressSnapshot(data)) as Parameters<DetectionEngine['restore']>[0]);
+  }
+}
+
 /** Every partition's engine in the calling thread, under one state budget (and the rules of every workspace). */
 export class InThreadEngines implements EngineSet {
   readonly threads = 0;
   private readonly budget: StateBudget;
   private readonly ruleSets = new Map<string, WorkspaceRuleSet>();
-  /** Each engine has its own Sigma source: correlation windows are partition state. */
-  private readonly sigmaOf = new WeakMap<ScoringEngine, SigmaHitSource>();
   private readonly sigmaSources = new Set<WeakRef<SigmaHitSource>>();
 
   constructor(private readonly options: EngineOptions) {
@@ -47,14 +62,14 @@ export class InThreadEngines implements EngineSet {
   create(): ScoringEngine {
     const sigma = new SigmaHitSource();
     for (const set of this.ruleSets.values()) sigma.apply(set);
-    const engine = new DetectionEngine({ intel: this.options.intel, configuredResolvers: this.options.configuredResolvers, extraHits: sigma, stateBudget: this.budget });
-    this.sigmaOf.set(engine, sigma);
+    const detection = new DetectionEngine({ intel: this.options.intel, configuredResolvers: this.options.configuredResolvers, extraHits: sigma, stateBudget: this.budget });
     this.sigmaSources.add(new WeakRef(sigma));
-    return engine;
+    return new InThreadEngine(detection, sigma);
   }
 
   score(engine: ScoringEngine, topic: string, records: ConsumedRecord[]): ScoredBatch {
-    return scoreTelemetryRecords(engine as DetectionEngine, this.sigmaOf.get(engine), topic, records);
+    const { detection, sigma } = engine as InThreadEngine;
+    return scoreTelemetryRecords(detection, sigma, topic, records);
   }
 
   applyRules(set: WorkspaceRuleSet): void {

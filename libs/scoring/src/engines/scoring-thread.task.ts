@@ -10,6 +10,7 @@ import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { IntelRuntime } from '../intel/intel-runtime';
 import { SigmaHitSource } from '../sigma/sigma-hit-source';
 import { isNewerRuleSet } from './engine-set';
+import { compressSnapshot, decompressSnapshot } from '../partitioned/snapshot-records';
 import { scoreTelemetryRecords } from './score-records';
 import { ENGINE_LOST, type ScoreReply, type ScoringRequest, type ThreadSetup, type WireRecord } from './worker-protocol';
 
@@ -84,12 +85,15 @@ export async function handleScoringRequest(request: ScoringRequest): Promise<unk
     }
     case 'restore': {
       const s = await state(request.setup);
-      engineOf(s, request.engineId, true).engine.restore(request.snapshot as Parameters<DetectionEngine['restore']>[0]);
+      const data = request.snapshot;
+      const snapshot = await decompressSnapshot(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      engineOf(s, request.engineId, true).engine.restore(snapshot as Parameters<DetectionEngine['restore']>[0]);
       return true;
     }
     case 'snapshot': {
       const s = await state(undefined);
-      return engineOf(s, request.engineId, false).engine.snapshot();
+      // Serialized and compressed here, not in the thread that serves HTTP.
+      return compressSnapshot(engineOf(s, request.engineId, false).engine.snapshot());
     }
     case 'rules': {
       if (thread === undefined) return true; // a thread set up later receives every rule set with its setup

@@ -36,12 +36,13 @@ class WorkerEngine implements ScoringEngine {
     private readonly setup: () => ThreadSetup,
   ) {}
 
-  snapshot(): Promise<unknown> {
-    return this.pool.run({ op: 'snapshot', engineId: this.id });
+  async snapshot(): Promise<Buffer> {
+    const data = (await this.pool.run({ op: 'snapshot', engineId: this.id })) as Uint8Array;
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   }
 
-  async restore(snapshot: unknown): Promise<void> {
-    await this.pool.run({ op: 'restore', engineId: this.id, setup: this.takeSetup(), snapshot });
+  async restore(data: Buffer): Promise<void> {
+    await this.pool.run({ op: 'restore', engineId: this.id, setup: this.takeSetup(), snapshot: data });
   }
 
   async score(topic: string, records: WireRecord[]): Promise<ScoreReply> {

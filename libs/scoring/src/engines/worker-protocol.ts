@@ -24,8 +24,8 @@ export interface WireRecord {
 export type ScoringRequest =
   | { op: 'warm-up'; setup: ThreadSetup } // answered with the thread's SharedSeed
   | { op: 'score'; engineId: number; setup?: ThreadSetup; topic: string; records: WireRecord[] }
-  | { op: 'restore'; engineId: number; setup?: ThreadSetup; snapshot: unknown }
-  | { op: 'snapshot'; engineId: number }
+  | { op: 'restore'; engineId: number; setup?: ThreadSetup; snapshot: Uint8Array } // compressed, as stored
+  | { op: 'snapshot'; engineId: number } // answered with the compressed snapshot
   | { op: 'rules'; set: WorkspaceRuleSet }
   | { op: 'drop'; engineId: number };
 

@@ -3,7 +3,7 @@ import type { DetectionResult } from '@vigil/detection-engine';
 import { PartitionScorer, type PartitionScorerOptions } from './partition-scorer';
 import type { ScoringEngine } from './scoring-engine';
 import { SnapshotDirectory } from './snapshot-directory';
-import { compressSnapshot, snapshotRecords } from './snapshot-records';
+import { compressSnapshot, decompressSnapshot, snapshotRecords } from './snapshot-records';
 
 /** A stand-in engine with one window: the events it has counted and the offsets it saw. */
 class CountingEngine implements ScoringEngine {
@@ -16,11 +16,11 @@ class CountingEngine implements ScoringEngine {
     this.total += n;
     return this.total;
   }
-  snapshot(): unknown {
-    return { total: this.total };
+  snapshot(): Promise<Buffer> {
+    return compressSnapshot({ total: this.total });
   }
-  restore(snapshot: unknown): void {
-    const total = (snapshot as { total?: unknown }).total;
+  async restore(data: Buffer): Promise<void> {
+    const total = ((await decompressSnapshot(data)) as { total?: unknown }).total;
     if (typeof total !== 'number') throw new Error('bad snapshot');
     this.total = total;
     this.restoredFrom = total;

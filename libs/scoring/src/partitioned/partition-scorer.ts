@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { BusBatch, BusRecord, ConsumedRecord } from '@vigil/bus';
 import type { ScoringEngine } from './scoring-engine';
 import type { SnapshotDirectory } from './snapshot-directory';
-import { compressSnapshot, decompressSnapshot, snapshotRecords, type Slot, type StoredSnapshot } from './snapshot-records';
+import { snapshotRecords, type Slot, type StoredSnapshot } from './snapshot-records';
 
 export interface PartitionScorerOptions {
   /** Checkpoint a partition whose engine moved on at most this often (VIGIL_SNAPSHOT_INTERVAL_MS). */
@@ -194,7 +194,7 @@ export class PartitionScorer<Outputs> {
     if (snapshot !== undefined) {
       const restoreStarted = this.clock();
       try {
-        await engine.restore(await decompressSnapshot(snapshot.data));
+        await engine.restore(snapshot.data);
         restored = true;
       } catch (error) {
         // A snapshot this code cannot read must not stop scoring: start empty, loudly.
@@ -235,7 +235,7 @@ export class PartitionScorer<Outputs> {
   private async checkpoint(partition: number, state: PartitionState<Outputs>): Promise<void> {
     const started = this.clock();
     const offset = state.engineNext;
-    const data = await compressSnapshot(await state.engine.snapshot());
+    const data = await state.engine.snapshot();
     const snapshotMs = this.clock() - started;
     const stored: StoredSnapshot = { partition, offset, slot: state.slot, id: randomUUID(), data };
     const records = snapshotRecords(stored, this.options.chunkBytes);

@@ -1,9 +1,10 @@
 /**
- * What the partitioned scorer needs of a partition's detection engine: its state as plain JSON data and back.
- * `DetectionEngine` satisfies it in this thread; an engine in a worker thread answers asynchronously.
- * `restore()` is called on a freshly created engine and throws (or rejects) on a snapshot it cannot read.
+ * What the partitioned scorer needs of a partition's detection engine: its state as a compressed snapshot
+ * (snapshot-records.ts: gzip of the JSON) and back. The engine's side does the serializing and compressing, so
+ * an engine in a worker thread never makes the serving thread stringify megabytes of state.
+ * `restore()` is called on a freshly created engine and rejects on a snapshot it cannot read.
  */
 export interface ScoringEngine {
-  snapshot(): unknown;
-  restore(snapshot: unknown): void | Promise<void>;
+  snapshot(): Promise<Buffer>;
+  restore(data: Buffer): Promise<void>;
 }
