@@ -157,10 +157,11 @@ export class RecordRepository<TRecord, TItem> {
     // The horizon and the maxAge floor follow the server's clock, not ours: inserted_at comes from it. With a
     // bookmark the page query reads that clock itself (one round trip, what a poller at the head pays); a first
     // call reads it first, because its bookmark must be the horizon the page was read at even when it is empty.
-    // A sole writer knows the horizon itself (its own clock and inserts): no clock query at all.
-    const firstNowUs = this.soleWriter ? localNowUs() : sent ? undefined : await this.serverNowUs();
-    const serverNow = firstNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro({nowUs:Int64}, 'UTC')`;
-    const horizonUs = firstNowUs === undefined ? undefined : this.horizonUs(firstNowUs);
+    // A sole writer knows the horizon itself (its own clock and inserts): no clock query at all. knownNowUs: the
+    // clock reading this page uses when it is known before the query (then the horizon is worked out here too).
+    const knownNowUs = this.soleWriter ? localNowUs() : sent ? undefined : await this.serverNowUs();
+    const serverNow = knownNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro({nowUs:Int64}, 'UTC')`;
+    const horizonUs = knownNowUs === undefined ? undefined : this.horizonUs(knownNowUs);
     const horizon = horizonUs === undefined ? 'server_now - toIntervalMicrosecond({delayUs:Int64})' : `fromUnixTimestamp64Micro({horizonUs:Int64}, 'UTC')`;
     // A bookmark past the horizon gets an empty page; clamped, it stays within DateTime64's range.
     const afterUs = BigInt(after.insertedAtUs) > MAX_DATETIME64_US ? MAX_DATETIME64_US.toString() : after.insertedAtUs;
@@ -181,7 +182,7 @@ export class RecordRepository<TRecord, TItem> {
         FORMAT RowBinary`,
       query_params: {
         workspaceId: request.workspaceId,
-        ...(firstNowUs === undefined ? {} : { nowUs: firstNowUs.toString() }),
+        ...(knownNowUs === undefined ? {} : { nowUs: knownNowUs.toString() }),
         ...(horizonUs === undefined ? { delayUs: this.visibilityDelayUs.toString() } : { horizonUs: horizonUs.toString() }),
         maxAgeUs: BigInt(Math.round(request.maxAgeSeconds * 1e6)).toString(),
         afterUs,
