@@ -39,7 +39,11 @@ export async function startAllInOne(options: DeploymentOptions): Promise<Deploym
     probes: { ingest: vigil, findings: vigil },
     status: vigil,
     processes: [{ role: 'all-in-one', pid: () => vigil.child.pid!, metrics: { baseUrl: vigil.baseUrl, counts: ['accepted', 'scored'] } }],
-    stop: () => vigil.stop('SIGINT'),
+    // The store of a run is gigabytes and no later run re-uses it.
+    stop: async () => {
+      await vigil.stop('SIGINT');
+      fs.rmSync(vigil.dataDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ServiceStore } from '@vigil/store';
+import { sqlInteger, sqlString, sqlStringArray, type ServiceStore } from '@vigil/store';
 import { decodeBookmark, encodeBookmark, headBookmark, type Bookmark } from './bookmark';
 import { InvalidQueryError, InvalidRecordError } from './errors';
 import { MAX_AGE_LIMIT_SECONDS } from './max-age';
@@ -66,8 +66,13 @@ export interface InsertResult {
 export const DEFAULT_VISIBILITY_DELAY_MS = 1000;
 export const DEFAULT_MAX_PAGE_BYTES = 8_000_000;
 export const MAX_PAGE_LIMIT = 1000;
-/** Ids per existence check, so that the query parameters stay well under HTTP URL limits. */
+/** Ids per existence check. */
 const ID_CHECK_CHUNK = 500;
+/**
+ * UTF-8 bytes of the ids in one existence check. Escaping at most doubles them, which keeps the query text under
+ * the engine's 256 KiB query size limit however long the ids are.
+ */
+const ID_CHECK_BYTES = 96 * 1024;
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** 2299-12-31 23:59:59.999999 UTC, the end of DateTime64's range, in epoch microseconds. */
 const MAX_DATETIME64_US = 10_413_791_999_999_999n;
@@ -160,36 +165,31 @@ export class RecordRepository<TRecord, TItem> {
     // A sole writer knows the horizon itself (its own clock and inserts): no clock query at all. knownNowUs: the
     // clock reading this page uses when it is known before the query (then the horizon is worked out here too).
     const knownNowUs = this.soleWriter ? localNowUs() : sent ? undefined : await this.serverNowUs();
-    const serverNow = knownNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro({nowUs:Int64}, 'UTC')`;
+    const serverNow = knownNowUs === undefined ? '(SELECT now64(6))' : `fromUnixTimestamp64Micro(${sqlInteger(knownNowUs)}, 'UTC')`;
     const horizonUs = knownNowUs === undefined ? undefined : this.horizonUs(knownNowUs);
-    const horizon = horizonUs === undefined ? 'server_now - toIntervalMicrosecond({delayUs:Int64})' : `fromUnixTimestamp64Micro({horizonUs:Int64}, 'UTC')`;
+    const horizon =
+      horizonUs === undefined
+        ? `server_now - toIntervalMicrosecond(${sqlInteger(this.visibilityDelayUs)})`
+        : `fromUnixTimestamp64Micro(${sqlInteger(horizonUs)}, 'UTC')`;
     // A bookmark past the horizon gets an empty page; clamped, it stays within DateTime64's range.
-    const afterUs = BigInt(after.insertedAtUs) > MAX_DATETIME64_US ? MAX_DATETIME64_US.toString() : after.insertedAtUs;
+    const afterUs = sqlInteger(BigInt(after.insertedAtUs) > MAX_DATETIME64_US ? MAX_DATETIME64_US : BigInt(after.insertedAtUs));
+    const maxAgeUs = sqlInteger(BigInt(Math.round(request.maxAgeSeconds * 1e6)));
 
-    // RowBinary: bodies come back as stored, with no escaping to undo.
+    // Literals, not query parameters: the embedded engine runs parameterized queries one at a time process-wide,
+    // and pages of many pollers must run side by side. RowBinary: bodies come back as stored, with no escaping to undo.
     const result = await this.store.client.exec({
       query: `WITH ${serverNow} AS server_now
         SELECT toUnixTimestamp64Micro(inserted_at) AS at_us, record_id, body
         FROM ${this.table}
-        WHERE workspace_id = {workspaceId:String}
+        WHERE workspace_id = ${sqlString(request.workspaceId)}
           AND inserted_at <= ${horizon}
-          AND inserted_at >= server_now - toIntervalMicrosecond({maxAgeUs:Int64})
-          AND inserted_at >= fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC')
-          AND (inserted_at > fromUnixTimestamp64Micro({afterUs:Int64}, 'UTC') OR record_id > {afterId:String})
-          AND severity >= {minSeverity:UInt8}
+          AND inserted_at >= server_now - toIntervalMicrosecond(${maxAgeUs})
+          AND inserted_at >= fromUnixTimestamp64Micro(${afterUs}, 'UTC')
+          AND (inserted_at > fromUnixTimestamp64Micro(${afterUs}, 'UTC') OR record_id > ${sqlString(after.recordId)})
+          AND severity >= ${sqlInteger(request.minSeverity ?? 0)}
         ORDER BY inserted_at, record_id
-        LIMIT {take:UInt32}
+        LIMIT ${sqlInteger(request.limit + 1)}
         FORMAT RowBinary`,
-      query_params: {
-        workspaceId: request.workspaceId,
-        ...(knownNowUs === undefined ? {} : { nowUs: knownNowUs.toString() }),
-        ...(horizonUs === undefined ? { delayUs: this.visibilityDelayUs.toString() } : { horizonUs: horizonUs.toString() }),
-        maxAgeUs: BigInt(Math.round(request.maxAgeSeconds * 1e6)).toString(),
-        afterUs,
-        afterId: after.recordId,
-        minSeverity: request.minSeverity ?? 0,
-        take: request.limit + 1,
-      },
     });
     const chunks: Buffer[] = [];
     for await (const chunk of result.stream) chunks.push(chunk as Buffer);
@@ -294,15 +294,16 @@ export class RecordRepository<TRecord, TItem> {
   /** Keys (workspace, record id) among `records` that are already stored; the bloom-filter index serves it. */
   private async findExisting(records: StoredRecord[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let i = 0; i < records.length; i += ID_CHECK_CHUNK) {
-      const chunk = records.slice(i, i + ID_CHECK_CHUNK);
+    for (let start = 0, end = 0; start < records.length; start = end) {
+      for (let bytes = 0; end < records.length && end - start < ID_CHECK_CHUNK; end++) {
+        bytes += Buffer.byteLength(records[end].recordId) + Buffer.byteLength(records[end].workspaceId);
+        if (end > start && bytes > ID_CHECK_BYTES) break;
+      }
+      const chunk = records.slice(start, end);
       const result = await this.store.client.query({
         query: `SELECT DISTINCT workspace_id, record_id FROM ${this.table}
-          WHERE workspace_id IN {workspaceIds:Array(String)} AND record_id IN {recordIds:Array(String)}`,
-        query_params: {
-          workspaceIds: [...new Set(chunk.map((r) => r.workspaceId))],
-          recordIds: chunk.map((r) => r.recordId),
-        },
+          WHERE workspace_id IN ${sqlStringArray([...new Set(chunk.map((r) => r.workspaceId))])}
+            AND record_id IN ${sqlStringArray(chunk.map((r) => r.recordId))}`,
         format: 'JSONEachRow',
       });
       for (const row of await result.json<{ workspace_id: string; record_id: string }>()) {
