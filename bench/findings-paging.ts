@@ -6,6 +6,7 @@
  *
  *   node -r ./tools/register.cjs bench/findings-paging.ts [--records 10000000] [--workspaces 1000] [--pollers 50]
  *     [--poll-interval-ms 1000] [--min-samples 100] [--max-pages 1000] [--data-dir DIR] [--keep] [--load-only]
+ *     [--profile DIR]
  *
  * `--records` counts findings and alerts together (half each). `--data-dir` re-uses a store loaded by an
  * earlier run (its `bench-manifest.json`), e.g. to measure the same data after a schema upgrade; `--keep` keeps
@@ -45,6 +46,8 @@ interface Options {
   minSamples: number;
   maxPages: number;
   dataDir?: string;
+  /** Write a V8 CPU profile of the measured server into this directory. */
+  profileDir?: string;
   keep: boolean;
   /** Load (or re-use) the store, print its size and stop: no measurement. */
   loadOnly: boolean;
@@ -65,6 +68,7 @@ function parseOptions(argv: string[]): Options {
     if (arg === '--keep') options.keep = true;
     else if (arg === '--load-only') options.loadOnly = true;
     else if (arg === '--data-dir') options.dataDir = path.resolve(argv[++i] ?? '');
+    else if (arg === '--profile') options.profileDir = path.resolve(argv[++i] ?? '');
     else if (arg in numeric) {
       const value = Number(argv[++i]);
       if (!Number.isInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
@@ -522,7 +526,11 @@ function printSizes(sizes: TableSize[]): void {
 }
 
 async function measure(dataDir: string, manifest: Manifest, options: Options): Promise<void> {
-  const vigil = await startVigil({ dataDir, env: VIGIL_ENV });
+  const vigil = await startVigil({
+    dataDir,
+    env: VIGIL_ENV,
+    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+  });
   const rows: Row[] = [];
   let pollerLatencies: number[] = [];
   const { walkers, pollers } = measuredRanks(options);
