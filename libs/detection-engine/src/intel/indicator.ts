@@ -33,9 +33,18 @@ export interface IndicatorMatch extends IndicatorMeta {
 
 const LABEL = /^([a-z0-9_]+):(.+)$/;
 
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. Labels are cut from whole list files
+ * (tens of MB); kept as slices for the life of the index, they would keep every file's full text alive.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** Splits `<category>:<family>`; throws on a label without a category so a bad list fails loudly. */
 export function parseLabel(label: string, source: string): IndicatorMeta {
-  const match = LABEL.exec(label);
+  const own = detached(label);
+  const match = LABEL.exec(own);
   if (!match) throw new Error(`invalid intel label "${label}" (expected <category>:<family>, e.g. c2:Emotet)`);
-  return { label, category: match[1], family: match[2], source };
+  return { label: own, category: match[1], family: match[2], source: detached(source) };
 }

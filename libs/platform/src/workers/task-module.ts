@@ -13,10 +13,10 @@ export function siblingModule(callerFile: string, name: string): string {
   return candidate;
 }
 
-/** The nearest `tsconfig.json` at or above `dir` (its `paths` resolve `@vigil/*` when TypeScript runs from source). */
-export function nearestTsconfig(dir: string): string | undefined {
+/** The repository's TypeScript loader (tools/register.cjs) at or above `dir`, for threads running from source. */
+export function nearestTypeScriptLoader(dir: string): string | undefined {
   for (let current = dir; ; current = path.dirname(current)) {
-    const candidate = path.join(current, 'tsconfig.json');
+    const candidate = path.join(current, 'tools', 'register.cjs');
     if (fs.existsSync(candidate)) return candidate;
     if (path.dirname(current) === current) return undefined;
   }
@@ -25,16 +25,13 @@ export function nearestTsconfig(dir: string): string | undefined {
 /**
  * Source of the tiny script each worker thread starts with (run with `eval`, so no extra file has to ship with
  * the build). Threads inherit the process's `execArgv`, so under `node -r ./tools/register.cjs` they load `.ts`
- * already; under Jest, whose transform does not reach threads, the script registers `@swc-node/register` itself,
- * and only for a `.ts` runtime. Built code (`.js`) needs neither.
+ * already; under Jest, whose transform does not reach threads, the script registers the repository's loader
+ * itself, and only for a `.ts` runtime. Built code (`.js`) needs neither.
  */
 export function bootstrapSource(): string {
   return [
     "const { workerData } = require('node:worker_threads');",
-    "if (workerData.runtime.endsWith('.ts') && !require.extensions['.ts']) {",
-    '  process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || workerData.tsconfig;',
-    "  require(require.resolve('@swc-node/register', { paths: [workerData.runtime] }));",
-    '}',
+    "if (workerData.runtime.endsWith('.ts') && !require.extensions['.ts']) require(workerData.typeScriptLoader);",
     'require(workerData.runtime);',
   ].join('\n');
 }

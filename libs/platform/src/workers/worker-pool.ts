@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { bootstrapSource, nearestTsconfig, siblingModule } from './task-module';
+import { bootstrapSource, nearestTypeScriptLoader, siblingModule } from './task-module';
 import type { RuntimeMessage, TaskMessage, WorkerBoot } from './worker-protocol';
 // Keeps the runtime in the compiled program: threads load it by path (see RUNTIME).
 import type * as _runtime from './worker-runtime';
@@ -154,11 +154,11 @@ export class WorkerPool<I, O> {
   }
 
   private spawn(): Slot {
-    const boot: WorkerBoot & { runtime: string; tsconfig?: string } = {
+    const boot: WorkerBoot & { runtime: string; typeScriptLoader?: string } = {
       module: this.options.module,
       exportName: this.options.exportName,
       runtime: RUNTIME,
-      tsconfig: nearestTsconfig(path.dirname(this.options.module)),
+      typeScriptLoader: nearestTypeScriptLoader(path.dirname(this.options.module)),
     };
     const worker = new Worker(bootstrapSource(), { eval: true, workerData: boot, resourceLimits: this.options.resourceLimits, name: this.options.name });
     const slot: Slot = { worker, ready: false, closed: false };
