@@ -397,7 +397,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     bootstrapKey,
     visibilityDelayMs: readInteger(env, 'VIGIL_VISIBILITY_DELAY_MS', clickhouseUrl ? 1000 : 0, 0, 60000),
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
-    scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 128, 16, 262_144) * 1024 * 1024,
+    scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 64, 16, 262_144) * 1024 * 1024,
     scoringBacklogMs: readInteger(env, 'VIGIL_SCORING_BACKLOG_MS', 500, 0, 600_000),
     scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
     scoringNice: readInteger(env, 'VIGIL_SCORING_NICE', 10, 0, 19),
