@@ -51,7 +51,7 @@ describe('DgaVolumeDetector', () => {
     expect(first.evidence.map((e) => e.wisdom.domain)).toEqual(names.slice(0, 6));
     expect(first.wisdom).toEqual({ flags: ['perplexing_domain', 'unique'], domain: 'kwobkvkcjsaovhyun.net' });
     expect(first.desc).toMatch(/^6 distinct generated-looking domains in 60 s \(e\.g\. .*\), none of them in the popularity rankings/);
-    expect(first.observations[1]).toMatch(/combined evidence 1e-\d+\.\d against benign browsing \(needs 1e-6\)/);
+    expect(first.observations[1]).toMatch(/combined evidence 1e-\d+\.\d against benign browsing \(needs 1e-5\)/);
     expect(hits[6]!.weight).toBe(1);
     expect(hits[6]!.evidence).toHaveLength(1);
   });
