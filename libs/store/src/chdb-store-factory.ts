@@ -109,14 +109,17 @@ export class ChdbStoreFactory implements StoreFactory {
     if (this.closing) throw new StoreConfigError(`the chdb store at "${this.path}" is closed`);
     if (this.client) return this.client;
     acquireBinding(this.path);
+    const members: EngineConnection[] = [];
     try {
       fs.mkdirSync(this.path, { recursive: true });
-      const members = Array.from({ length: this.connections }, () => createEngineConnection(this.path));
+      while (members.length < this.connections) members.push(createEngineConnection(this.path));
       this.sessionsReady = Promise.all(members.map(async (m) => {
         for (const statement of SESSION_SETTINGS) await m.chdb.queryAsync(statement);
       }));
       this.client = createClient({ connection: new PooledConnection(members) });
     } catch (error) {
+      // Connections made before the failure would otherwise hold the engine open.
+      for (const member of members) void member.close().catch(() => undefined);
       releaseBinding();
       const message = `cannot open the embedded ClickHouse engine at "${this.path}": ${(error as Error).message}`;
       // chdb refuses with ChdbConnectionError when something outside these factories holds another directory.
