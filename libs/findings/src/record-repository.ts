@@ -86,6 +86,18 @@ function localNowUs(): bigint {
   return BigInt(Date.now()) * 1000n;
 }
 
+/** Where the existence check starting at `start` ends: at most ID_CHECK_CHUNK ids and ID_CHECK_BYTES (at least one). */
+function idCheckChunkEnd(records: readonly StoredRecord[], start: number): number {
+  let end = start;
+  let bytes = 0;
+  while (end < records.length && end - start < ID_CHECK_CHUNK) {
+    bytes += Buffer.byteLength(records[end].recordId) + Buffer.byteLength(records[end].workspaceId);
+    if (end > start && bytes > ID_CHECK_BYTES) break;
+    end++;
+  }
+  return end;
+}
+
 function pairKey(workspaceId: string, recordId: string): string {
   return `${workspaceId}\u0000${recordId}`;
 }
@@ -294,12 +306,10 @@ export class RecordRepository<TRecord, TItem> {
   /** Keys (workspace, record id) among `records` that are already stored; the bloom-filter index serves it. */
   private async findExisting(records: StoredRecord[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let start = 0, end = 0; start < records.length; start = end) {
-      for (let bytes = 0; end < records.length && end - start < ID_CHECK_CHUNK; end++) {
-        bytes += Buffer.byteLength(records[end].recordId) + Buffer.byteLength(records[end].workspaceId);
-        if (end > start && bytes > ID_CHECK_BYTES) break;
-      }
+    for (let start = 0; start < records.length; ) {
+      const end = idCheckChunkEnd(records, start);
       const chunk = records.slice(start, end);
+      start = end;
       const result = await this.store.client.query({
         query: `SELECT DISTINCT workspace_id, record_id FROM ${this.table}
           WHERE workspace_id IN ${sqlStringArray([...new Set(chunk.map((r) => r.workspaceId))])}

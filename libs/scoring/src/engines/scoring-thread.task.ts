@@ -4,14 +4,12 @@
  * answers the requests of {@link WorkerEngines} one after another.
  */
 import { getHeapStatistics } from 'node:v8';
-import { DetectionEngine, StateBudget } from '@vigil/detection-engine';
+import { StateBudget } from '@vigil/detection-engine';
 import { lowerThreadPriority } from '@vigil/platform';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { IntelRuntime } from '../intel/intel-runtime';
-import { SigmaHitSource } from '../sigma/sigma-hit-source';
 import { isNewerRuleSet } from './engine-set';
-import { compressSnapshot, decompressSnapshot } from '../partitioned/snapshot-records';
-import { scoreTelemetryRecords } from './score-records';
+import { LocalEngine } from './local-engine';
 import { ENGINE_LOST, type ScoreReply, type ScoringRequest, type ThreadSetup, type WireRecord } from './worker-protocol';
 
 interface ThreadState {
@@ -19,7 +17,7 @@ interface ThreadState {
   intel: IntelRuntime;
   configuredResolvers: string[];
   ruleSets: Map<string, WorkspaceRuleSet>;
-  engines: Map<number, { engine: DetectionEngine; sigma: SigmaHitSource }>;
+  engines: Map<number, LocalEngine>;
 }
 
 let thread: Promise<ThreadState> | undefined;
@@ -49,17 +47,14 @@ function lost(message: string): Error {
   return error;
 }
 
-function engineOf(s: ThreadState, engineId: number, create: boolean): { engine: DetectionEngine; sigma: SigmaHitSource } {
-  let entry = s.engines.get(engineId);
-  if (entry === undefined) {
+function engineOf(s: ThreadState, engineId: number, create: boolean): LocalEngine {
+  let engine = s.engines.get(engineId);
+  if (engine === undefined) {
     if (!create) throw lost(`engine ${engineId} is not in this scoring thread`);
-    const sigma = new SigmaHitSource();
-    for (const set of s.ruleSets.values()) sigma.apply(set);
-    const engine = new DetectionEngine({ intel: s.intel.store, configuredResolvers: s.configuredResolvers, extraHits: sigma, stateBudget: s.budget });
-    entry = { engine, sigma };
-    s.engines.set(engineId, entry);
+    engine = LocalEngine.create({ intel: s.intel.store, configuredResolvers: s.configuredResolvers, budget: s.budget }, s.ruleSets.values());
+    s.engines.set(engineId, engine);
   }
-  return entry;
+  return engine;
 }
 
 const toWire = (records: { key: string; value: Buffer; headers?: Record<string, string> }[]): WireRecord[] => records.map((r) => ({ key: r.key, value: r.value, headers: r.headers }));
@@ -70,9 +65,9 @@ export async function handleScoringRequest(request: ScoringRequest): Promise<unk
       return (await state(request.setup)).intel.store.sharedSeed;
     case 'score': {
       const s = await state(request.setup);
-      const { engine, sigma } = engineOf(s, request.engineId, request.setup !== undefined);
+      const engine = engineOf(s, request.engineId, request.setup !== undefined);
       const records = request.records.map((r) => ({ key: r.key, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength), headers: r.headers }));
-      const scored = scoreTelemetryRecords(engine, sigma, request.topic, records);
+      const scored = engine.score(request.topic, records);
       const reply: ScoreReply = { findings: toWire(scored.findings), alerts: toWire(scored.alerts), deadLetters: toWire(scored.deadLetters), events: scored.events };
       if (Date.now() - usageReportedAt >= USAGE_REPORT_INTERVAL_MS) {
         reply.usage = s.budget.usage();
@@ -86,21 +81,20 @@ export async function handleScoringRequest(request: ScoringRequest): Promise<unk
     case 'restore': {
       const s = await state(request.setup);
       const data = request.snapshot;
-      const snapshot = await decompressSnapshot(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      engineOf(s, request.engineId, true).engine.restore(snapshot as Parameters<DetectionEngine['restore']>[0]);
+      await engineOf(s, request.engineId, true).restore(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
       return true;
     }
     case 'snapshot': {
       const s = await state(undefined);
       // Serialized and compressed here, not in the thread that serves HTTP.
-      return compressSnapshot(engineOf(s, request.engineId, false).engine.snapshot());
+      return engineOf(s, request.engineId, false).snapshot();
     }
     case 'rules': {
       if (thread === undefined) return true; // a thread set up later receives every rule set with its setup
       const s = await thread;
       if (!isNewerRuleSet(s.ruleSets.get(request.set.workspaceId), request.set)) return true;
       s.ruleSets.set(request.set.workspaceId, request.set);
-      for (const { sigma } of s.engines.values()) sigma.apply(request.set);
+      for (const engine of s.engines.values()) engine.sigma.apply(request.set);
       return true;
     }
     case 'drop':
