@@ -3,13 +3,15 @@
  * the way Vigil is used — does throughput stay flat and memory bounded as detection state grows?
  *
  *   node -r ./tools/register.cjs bench/sustained.ts [--minutes 10] [--clients 2] [--hosts 20000]
- *        [--row-seconds 60] [--profile <dir>] [--env NAME=VALUE ...] [--split]
+ *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--split]
  *
- * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions),
+ * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions,
+ * cores busy by thread group: Node.js, the embedded store's inserts and queries, its merges),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
  * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
- * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>.
+ * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>;
+ * --keep-data keeps the all-in-one's data directory (otherwise removed after the run) and prints where it is.
  *
  * --split runs the same load against the split deployment (Kafka, Redis, 2 gateways, findings-api, account and
  * rules as separate processes) twice, for --minutes each: with 2 scoring engines, then with 1 (a fresh cluster
@@ -32,6 +34,7 @@ interface Options {
   hosts: number;
   rowSeconds: number;
   profileDir?: string;
+  keepData: boolean;
   env: Record<string, string>;
   split: boolean;
 }
@@ -51,6 +54,7 @@ function parseOptions(argv: string[]): Options {
     hosts: Number(value('--hosts') ?? 20_000),
     rowSeconds: Number(value('--row-seconds') ?? 60),
     profileDir: value('--profile'),
+    keepData: argv.includes('--keep-data'),
     env,
     split: argv.includes('--split'),
   };
@@ -86,6 +90,13 @@ interface LoadResult {
   fleet: FleetCounters;
 }
 
+/** Cores busy between two samples, by thread group: "node 1.62 · store 0.21 · merges 0.10". */
+function coresBusy(from: Sample, to: Sample): string {
+  const seconds = (to.atMs - from.atMs) / 1000;
+  const busy = (a: number, b: number) => ((b - a) / seconds).toFixed(2);
+  return `node ${busy(from.cpuSeconds.node, to.cpuSeconds.node)} · store ${busy(from.cpuSeconds.storeOther, to.cpuSeconds.storeOther)} · merges ${busy(from.cpuSeconds.storeMerges, to.cpuSeconds.storeMerges)}`;
+}
+
 const mbOf = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
 
 /** Per-role RSS, for a deployment of several processes: "ingest-gateway 300 · scoring-engine 900 · …". */
@@ -104,8 +115,8 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
     fleet.start(Math.max(options.clients, deployment.gateways.length));
     probes.start(15_000);
     status.start(200);
-    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions |${perRole ? ' RSS MB by role |' : ''}`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
+    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy |${perRole ? ' RSS MB by role |' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
     const end = started + options.minutes * 60_000;
     let rowStart = samples[0];
     while (Date.now() < end) {
@@ -117,7 +128,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
         const state = now.stateBytes === undefined ? '–' : (now.stateBytes / MB).toFixed(0);
         const evictions = now.evictions === undefined ? '–' : fmt(now.evictions);
         console.log(
-          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
+          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} | ${coresBusy(rowStart, now)} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
         );
         rowStart = now;
       }
@@ -154,6 +165,7 @@ function printSummary(result: LoadResult, baseline: number): void {
   console.log(`| parse-only baseline (gunzip + split + JSON.parse, one thread, same bodies) | ${fmt(baseline)} |`);
   console.log(`| ratio scored / baseline | ${(overall / baseline).toFixed(3)} |`);
   console.log(`| first third → last third scored events/s | ${fmt(first)} → ${fmt(last)} (last/first ${(last / first).toFixed(2)}) |`);
+  console.log(`| cores busy, first third → last third | ${coresBusy(samples[0], samples[third])} → ${coresBusy(samples[samples.length - 1 - third], stopped)} |`);
   console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);

@@ -25,6 +25,8 @@ export interface Deployment {
 export interface DeploymentOptions {
   env: Record<string, string>;
   profileDir?: string;
+  /** Keep the all-in-one's data directory after the run, for inspection. */
+  keepData?: boolean;
 }
 
 const BENCH_ENV = { VIGIL_RATE_LIMIT: '100000000/60s' };
@@ -42,7 +44,8 @@ export async function startAllInOne(options: DeploymentOptions): Promise<Deploym
     // The store of a run is gigabytes and no later run re-uses it.
     stop: async () => {
       await vigil.stop('SIGINT');
-      fs.rmSync(vigil.dataDir, { recursive: true, force: true });
+      if (options.keepData) console.log(`\ndata directory kept: ${vigil.dataDir}`);
+      else fs.rmSync(vigil.dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -22,6 +22,62 @@ export interface Sample {
   storeEngineBytes?: number;
   stateBytes?: number;
   evictions?: number;
+  /** CPU seconds used so far, summed over every process, by who used them. */
+  cpuSeconds: CpuSeconds;
+}
+
+/**
+ * CPU time by thread group. Node.js threads (the event loops, worker threads and V8's helpers) are all named `node`;
+ * the embedded ClickHouse engine's merges run on `MergeMutate` threads; everything else in the process (the
+ * engine's insert and query threads, including threads that have exited) is counted as `storeOther`.
+ */
+export interface CpuSeconds {
+  node: number;
+  storeMerges: number;
+  storeOther: number;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** utime + stime of a /proc stat line, in clock ticks (fields 14 and 15; the command name may contain spaces). */
+function ticksOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of `pid` by thread group; zeros when the process is gone. */
+export function cpuOf(pid: number | undefined): CpuSeconds {
+  const result: CpuSeconds = { node: 0, storeMerges: 0, storeOther: 0 };
+  const processStat = pid === undefined ? undefined : readOrUndefined(`/proc/${pid}/stat`);
+  if (processStat === undefined) return result;
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return result;
+  }
+  let named = 0;
+  for (const tid of tasks) {
+    const comm = readOrUndefined(`/proc/${pid}/task/${tid}/comm`)?.trim();
+    const stat = readOrUndefined(`/proc/${pid}/task/${tid}/stat`);
+    if (comm === undefined || stat === undefined) continue;
+    const ticks = ticksOf(stat);
+    if (comm === 'node') result.node += ticks;
+    else if (comm === 'MergeMutate') result.storeMerges += ticks;
+    else continue;
+    named += ticks;
+  }
+  result.storeOther = Math.max(0, ticksOf(processStat) - named);
+  for (const key of Object.keys(result) as (keyof CpuSeconds)[]) result[key] /= CLOCK_TICKS_PER_SECOND;
+  return result;
 }
 
 export type Counted = 'accepted' | 'scored';
@@ -72,9 +128,21 @@ export async function sample(processes: readonly SampledProcess[], started: numb
   const texts = await Promise.all(
     processes.map(async (p) => (p.metrics ? (await api({ baseUrl: p.metrics.baseUrl, key: '' }, 'GET', '/metrics', { key: null, headers: { accept: 'text/plain' } })).text : undefined)),
   );
-  const result: Sample = { atMs: Date.now() - started, accepted: 0, scored: 0, rssBytes: 0, rssByRole: new Map(), heapUsedBytes: 0 };
+  const result: Sample = {
+    atMs: Date.now() - started,
+    accepted: 0,
+    scored: 0,
+    rssBytes: 0,
+    rssByRole: new Map(),
+    heapUsedBytes: 0,
+    cpuSeconds: { node: 0, storeMerges: 0, storeOther: 0 },
+  };
   processes.forEach((p, i) => {
     const rss = rssOf(p.pid());
+    const cpu = cpuOf(p.pid());
+    result.cpuSeconds.node += cpu.node;
+    result.cpuSeconds.storeMerges += cpu.storeMerges;
+    result.cpuSeconds.storeOther += cpu.storeOther;
     result.rssBytes += rss;
     result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
     const text = texts[i];

@@ -11,7 +11,7 @@ describe('CoalescingInserter', () => {
       await new Promise((r) => setTimeout(r, 5));
       inserts.push(body.toString());
       inFlight--;
-    }, 6);
+    }, { maxBytes: 6 });
     await Promise.all(['a\n', 'b\n', 'c\n', 'd\n', 'e\n'].map((row) => inserter.add(Buffer.from(row))));
     expect(maxInFlight).toBe(1);
     expect(inserts).toEqual(['a\n', 'b\nc\nd\n', 'e\n']);
@@ -19,7 +19,7 @@ describe('CoalescingInserter', () => {
 
   it('sends a body larger than the cap on its own, whole', async () => {
     const inserts: number[] = [];
-    const inserter = new CoalescingInserter(async (body) => void inserts.push(body.length), 4);
+    const inserter = new CoalescingInserter(async (body) => void inserts.push(body.length), { maxBytes: 4 });
     await Promise.all([inserter.add(Buffer.alloc(10)), inserter.add(Buffer.alloc(3))]);
     expect(inserts).toEqual([10, 3]);
   });
@@ -30,9 +30,31 @@ describe('CoalescingInserter', () => {
       calls++;
       await new Promise((r) => setTimeout(r, 1));
       if (calls === 2) throw new Error('disk full');
-    }, 100);
+    }, { maxBytes: 100 });
     const results = await Promise.allSettled([inserter.add(Buffer.from('1')), inserter.add(Buffer.from('2')), inserter.add(Buffer.from('3'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     await expect(inserter.add(Buffer.from('4'))).resolves.toBeUndefined();
+  });
+
+  it('lingers for more rows until the insert is full or the oldest row has waited lingerMs', async () => {
+    const inserts: { body: string; afterMs: number }[] = [];
+    const started = Date.now();
+    const inserter = new CoalescingInserter(async (body) => void inserts.push({ body: body.toString(), afterMs: Date.now() - started }), {
+      maxBytes: 6,
+      lingerMs: 200,
+    });
+    const first = inserter.add(Buffer.from('a\n'));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = inserter.add(Buffer.from('b\n'));
+    await Promise.all([first, second]);
+    // Two small rows lingered together and went after the linger of the first.
+    expect(inserts.map((i) => i.body)).toEqual(['a\nb\n']);
+    expect(inserts[0].afterMs).toBeGreaterThanOrEqual(190);
+
+    // A full insert does not wait.
+    const fullStarted = Date.now();
+    await Promise.all([inserter.add(Buffer.from('c\nd\n')), inserter.add(Buffer.from('e\n'))]);
+    expect(inserts.slice(1).map((i) => i.body)).toEqual(['c\nd\ne\n']);
+    expect(Date.now() - fullStarted).toBeLessThan(150);
   });
 });

@@ -8,8 +8,14 @@ import { TELEMETRY_MIGRATIONS } from './migrations';
 
 export const TELEMETRY_ARCHIVE_GROUP = 'telemetry-archive';
 
-/** Largest insert: the batches of every partition that queued during the previous insert, up to this. */
+/**
+ * One insert carries the batches of every partition that queued while the previous one ran or lingered, up to
+ * MAX_INSERT_BYTES. Small batches linger up to INSERT_LINGER_MS for more to join them: a 300 KB part costs the
+ * engine three times the merge CPU of a 4 MB one, and the archive is read by searches, not by anything waiting on
+ * the second.
+ */
 const MAX_INSERT_BYTES = 8 * 1024 * 1024;
+const INSERT_LINGER_MS = 1000;
 
 /** Stores every accepted event (30-day retention), as one more consumer of the events topic. */
 @Injectable()
@@ -32,7 +38,7 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
     // flight ahead of the findings a SOC tool is waiting for.
     this.inserter = new CoalescingInserter(
       (body) => this.store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) }).then(() => undefined),
-      MAX_INSERT_BYTES,
+      { maxBytes: MAX_INSERT_BYTES, lingerMs: INSERT_LINGER_MS },
     );
     this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: TELEMETRY_ARCHIVE_GROUP, fromBeginning: true }, (batch) =>
       this.archive(batch),
