@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DistributedCluster, startVigil, type LocalServer, type ServiceApp, type VigilProcess } from '@vigil/testing';
+import { DistributedCluster, startVigil, tempDataDir, type LocalServer, type ServiceApp, type VigilProcess } from '@vigil/testing';
 import type { ProbeTargets } from './probes';
 import type { Counted, SampledProcess } from './sampler';
 
@@ -32,7 +32,9 @@ export interface DeploymentOptions {
 const BENCH_ENV = { VIGIL_RATE_LIMIT: '100000000/60s' };
 
 export async function startAllInOne(options: DeploymentOptions): Promise<Deployment> {
+  // Ours: removed after the run, or kept with --keep-data.
   const vigil = await startVigil({
+    dataDir: tempDataDir(),
     env: { ...BENCH_ENV, ...options.env },
     nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
   });

@@ -16,7 +16,8 @@ describe('escalations and telemetry search on a real all-in-one', () => {
   let syslog: SyslogReceiver;
   let webhookId: string;
   const cli = (...args: string[]) => runCli(args, { VIGIL_DATA_DIR: vigil.dataDir, VIGIL_PORT: new URL(vigil.baseUrl).port });
-  const start = (dataDir?: string) => startVigil({ dataDir, env: { VIGIL_VISIBILITY_DELAY_MS: '200', VIGIL_LOG_LEVEL: 'log' } });
+  // The data directory lives in `files` (removed after the tests): a test starts the server again on it.
+  const start = () => startVigil({ dataDir: path.join(files.path, 'data'), env: { VIGIL_VISIBILITY_DELAY_MS: '200', VIGIL_LOG_LEVEL: 'log' } });
 
   beforeAll(async () => {
     const tls = await selfSignedLocalhost();
@@ -104,7 +105,7 @@ describe('escalations and telemetry search on a real all-in-one', () => {
   it('keeps its destinations and delivers again after a restart; secrets never reach the logs', async () => {
     await vigil.stop();
     const before = vigil.output();
-    vigil = await start(vigil.dataDir);
+    vigil = await start();
     expect((await cli('escalations', 'list')).stdout).toContain(webhookId);
     expect((await api(vigil, 'POST', '/v1/events/dns', { body: toNdjson(tunnelQueries('10.9.9.9', 'after-restart-tunnel.net', 40)) })).status).toBe(200);
     const served = await eventually(async () => {

@@ -1,6 +1,18 @@
+import * as fs from 'node:fs';
 import * as https from 'node:https';
 import { api, eventually, runCli, startVigil, tempDataDir, toNdjson } from '@vigil/testing';
 import { tunnelQueries } from './telemetry';
+
+/** Data directories that servers start on more than once (startVigil removes only its own); removed at the end. */
+const dataDirs: string[] = [];
+function ownDataDir(): string {
+  const dir = tempDataDir();
+  dataDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and a JSON message past the per-key limit', async () => {
@@ -25,7 +37,7 @@ describe('rate limiting', () => {
 
 describe('durability', () => {
   it('keeps events answered 200 through a kill -9 before scoring, and scores them after the restart', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = ownDataDir();
     const gatewayOnly = await startVigil({ dataDir, env: { VIGIL_SERVICES: 'account,rules,ingest-gateway' } });
     const res = await api(gatewayOnly, 'POST', '/v1/events/dns', { body: toNdjson(tunnelQueries('10.7.7.7', 'durable-tunnel.net', 40)) });
     expect(res.status).toBe(200);
@@ -48,7 +60,7 @@ describe('durability', () => {
 
 describe('key management CLI without a running server', () => {
   it('creates, lists and revokes keys on the data directory, and a restarted server honours them', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = ownDataDir();
     const env = { VIGIL_DATA_DIR: dataDir, VIGIL_PORT: '1' };
     const created = await runCli(['keys', 'create', '--workspace', 'acme', '--expires', '30d'], env);
     expect(created.code).toBe(0);

@@ -1,8 +1,9 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LocalBus } from '@vigil/bus';
 import { ALL_TOPICS, decodeRuleSetRecord, encodeRuleSetRecord, TOPICS, type WorkspaceRuleSet } from '@vigil/contracts';
 import { writeZip, type ZipEntryInput } from '@vigil/rules';
-import { api, eventually, startVigil, toNdjson, type VigilProcess } from '@vigil/testing';
+import { api, eventually, startVigil, tempDataDir, toNdjson, type VigilProcess } from '@vigil/testing';
 
 /**
  * SIGMA_BUDGET end to end: a customer rule's every cost is bounded before it is paid (uploads are answered 400
@@ -14,14 +15,17 @@ const MB = 1024 * 1024;
 const zipHeaders = { 'content-type': 'application/zip' };
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 let vigil: VigilProcess;
+/** Ours, not startVigil's: a test starts the server again on it. */
+const dataDir = tempDataDir();
 
 beforeAll(async () => {
   // Ready means the upload validation thread has loaded the Sigma engine too: the first upload does not wait for it.
-  vigil = await startVigil({ env: { VIGIL_VISIBILITY_DELAY_MS: '200', VIGIL_RATE_LIMIT: '100000/60s' } });
+  vigil = await startVigil({ dataDir, env: { VIGIL_VISIBILITY_DELAY_MS: '200', VIGIL_RATE_LIMIT: '100000/60s' } });
 });
 
 afterAll(async () => {
   await vigil?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 function rule(n: number, detection: string): string {

@@ -34,6 +34,10 @@ export function tempDataDir(): string {
 
 /** Starts `npm start`'s entry point as a real child process and waits until /readyz answers 200. */
 export interface StartVigilOptions {
+  /**
+   * Given: the caller's directory, kept after stop() (e.g. to start again on it). Omitted: a temporary directory
+   * that stop() removes.
+   */
   dataDir?: string;
   env?: Record<string, string>;
   key?: string;
@@ -43,6 +47,7 @@ export interface StartVigilOptions {
 }
 
 export async function startVigil(options: StartVigilOptions = {}): Promise<VigilProcess> {
+  const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const port = options.port ?? (await freePort());
   const key = options.key ?? 'vgl_e2eBootstrapKey000000000000000001';
@@ -76,6 +81,7 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+      if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
