@@ -6,7 +6,7 @@
  *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--split]
  *
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions,
- * cores busy by thread group: Node.js, the embedded store's inserts and queries, its merges),
+ * cores busy by thread group: Node.js, ClickHouse merges, other threads such as the embedded store's inserts and queries),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
  * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
@@ -90,11 +90,11 @@ interface LoadResult {
   fleet: FleetCounters;
 }
 
-/** Cores busy between two samples, by thread group: "node 1.62 · store 0.21 · merges 0.10". */
+/** Cores busy between two samples, by thread group (sampler.ts: CpuSeconds): "node 1.62 · other 0.21 · merges 0.10". */
 function coresBusy(from: Sample, to: Sample): string {
   const seconds = (to.atMs - from.atMs) / 1000;
   const busy = (a: number, b: number) => ((b - a) / seconds).toFixed(2);
-  return `node ${busy(from.cpuSeconds.node, to.cpuSeconds.node)} · store ${busy(from.cpuSeconds.storeOther, to.cpuSeconds.storeOther)} · merges ${busy(from.cpuSeconds.storeMerges, to.cpuSeconds.storeMerges)}`;
+  return `node ${busy(from.cpuSeconds.node, to.cpuSeconds.node)} · other ${busy(from.cpuSeconds.other, to.cpuSeconds.other)} · merges ${busy(from.cpuSeconds.merges, to.cpuSeconds.merges)}`;
 }
 
 const mbOf = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));

@@ -28,13 +28,14 @@ export interface Sample {
 
 /**
  * CPU time by thread group. Node.js threads (the event loops, worker threads and V8's helpers) are all named `node`;
- * the embedded ClickHouse engine's merges run on `MergeMutate` threads; everything else in the process (the
- * engine's insert and query threads, including threads that have exited) is counted as `storeOther`.
+ * ClickHouse's merges (the embedded engine's, or a server's) run on `MergeMutate` threads; `other` is everything
+ * else, threads that have exited included: in the all-in-one, the embedded engine's insert and query threads; in
+ * the split deployment also the Kafka broker and Redis.
  */
 export interface CpuSeconds {
   node: number;
-  storeMerges: number;
-  storeOther: number;
+  merges: number;
+  other: number;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -55,7 +56,7 @@ function readOrUndefined(path: string): string | undefined {
 
 /** CPU seconds of `pid` by thread group; zeros when the process is gone. */
 export function cpuOf(pid: number | undefined): CpuSeconds {
-  const result: CpuSeconds = { node: 0, storeMerges: 0, storeOther: 0 };
+  const result: CpuSeconds = { node: 0, merges: 0, other: 0 };
   const processStat = pid === undefined ? undefined : readOrUndefined(`/proc/${pid}/stat`);
   if (processStat === undefined) return result;
   let tasks: string[] = [];
@@ -71,11 +72,11 @@ export function cpuOf(pid: number | undefined): CpuSeconds {
     if (comm === undefined || stat === undefined) continue;
     const ticks = ticksOf(stat);
     if (comm === 'node') result.node += ticks;
-    else if (comm === 'MergeMutate') result.storeMerges += ticks;
+    else if (comm === 'MergeMutate') result.merges += ticks;
     else continue;
     named += ticks;
   }
-  result.storeOther = Math.max(0, ticksOf(processStat) - named);
+  result.other = Math.max(0, ticksOf(processStat) - named);
   for (const key of Object.keys(result) as (keyof CpuSeconds)[]) result[key] /= CLOCK_TICKS_PER_SECOND;
   return result;
 }
@@ -135,14 +136,14 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     rssBytes: 0,
     rssByRole: new Map(),
     heapUsedBytes: 0,
-    cpuSeconds: { node: 0, storeMerges: 0, storeOther: 0 },
+    cpuSeconds: { node: 0, merges: 0, other: 0 },
   };
   processes.forEach((p, i) => {
     const rss = rssOf(p.pid());
     const cpu = cpuOf(p.pid());
     result.cpuSeconds.node += cpu.node;
-    result.cpuSeconds.storeMerges += cpu.storeMerges;
-    result.cpuSeconds.storeOther += cpu.storeOther;
+    result.cpuSeconds.merges += cpu.merges;
+    result.cpuSeconds.other += cpu.other;
     result.rssBytes += rss;
     result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
     const text = texts[i];
