@@ -6,7 +6,8 @@
  *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--split]
  *
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions,
- * cores busy by thread group: Node.js, ClickHouse merges, other threads such as the embedded store's inserts and queries),
+ * cores busy by thread group: Node.js, ClickHouse merges, other threads such as the embedded store's inserts and queries,
+ * and the CPU time of a fixed reference work in a child process: the machine's own speed at that minute),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
  * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
@@ -24,6 +25,7 @@ import { parseOnly, percentile } from './run';
 import { startAllInOne, startSplit, type Deployment } from './sustained/deployment';
 import { Fleet, type FleetCounters } from './sustained/fleet';
 import { MaliciousHostProbes, type ProbeResult } from './sustained/probes';
+import { ReferenceWork } from './sustained/reference-work';
 import { sample, totalRss, type Sample } from './sustained/sampler';
 import { StatusPoller } from './sustained/status-poller';
 import { buildWorkload, type Body } from './sustained/workload';
@@ -88,6 +90,8 @@ interface LoadResult {
   probes: ProbeResult[];
   statusLatenciesMs: number[];
   fleet: FleetCounters;
+  /** referenceWorkCpuMs() once per row, in order. */
+  referenceCpuMs: number[];
 }
 
 /** Cores busy between two samples, by thread group (sampler.ts: CpuSeconds): "node 1.62 · other 0.21 · merges 0.10". */
@@ -111,12 +115,14 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
   const status = new StatusPoller(deployment.status);
   const samples: Sample[] = [await sample(deployment.processes, started)];
   let peakRss = 0;
+  const reference = ReferenceWork.start();
+  const referenceCpuMs: number[] = [];
   try {
     fleet.start(Math.max(options.clients, deployment.gateways.length));
     probes.start(15_000);
     status.start(200);
-    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy |${perRole ? ' RSS MB by role |' : ''}`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
+    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy | reference work CPU ms |${perRole ? ' RSS MB by role |' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
     const end = started + options.minutes * 60_000;
     let rowStart = samples[0];
     while (Date.now() < end) {
@@ -127,8 +133,10 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
       if (now.atMs - rowStart.atMs >= options.rowSeconds * 1000 - 2500) {
         const state = now.stateBytes === undefined ? '–' : (now.stateBytes / MB).toFixed(0);
         const evictions = now.evictions === undefined ? '–' : fmt(now.evictions);
+        const referenceMs = await reference.measure();
+        referenceCpuMs.push(referenceMs);
         console.log(
-          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} | ${coresBusy(rowStart, now)} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
+          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} | ${coresBusy(rowStart, now)} | ${referenceMs.toFixed(0)} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
         );
         rowStart = now;
       }
@@ -144,8 +152,9 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
       await new Promise((r) => setTimeout(r, 2000));
       drained = await sample(deployment.processes, started);
     }
-    return { samples, stopped, drained, peakRss, probes: probes.results, statusLatenciesMs: status.latenciesMs, fleet: fleet.counters };
+    return { samples, stopped, drained, peakRss, probes: probes.results, statusLatenciesMs: status.latenciesMs, fleet: fleet.counters, referenceCpuMs };
   } finally {
+    reference.stop();
     await fleet.stop().catch(() => undefined);
   }
 }
@@ -166,6 +175,12 @@ function printSummary(result: LoadResult, baseline: number): void {
   console.log(`| ratio scored / baseline | ${(overall / baseline).toFixed(3)} |`);
   console.log(`| first third → last third scored events/s | ${fmt(first)} → ${fmt(last)} (last/first ${(last / first).toFixed(2)}) |`);
   console.log(`| cores busy, first third → last third | ${coresBusy(samples[0], samples[third])} → ${coresBusy(samples[samples.length - 1 - third], stopped)} |`);
+  const rows = result.referenceCpuMs;
+  const thirdOfRows = Math.max(1, Math.floor(rows.length / 3));
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  if (rows.length > 0) {
+    console.log(`| reference work CPU ms (machine speed; higher is slower), first third → last third of rows | ${mean(rows.slice(0, thirdOfRows)).toFixed(0)} → ${mean(rows.slice(-thirdOfRows)).toFixed(0)} |`);
+  }
   console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
