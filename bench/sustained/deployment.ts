@@ -27,6 +27,8 @@ export interface DeploymentOptions {
   profileDir?: string;
   /** Keep the all-in-one's data directory after the run, for inspection. */
   keepData?: boolean;
+  /** Node.js or V8 flags for the all-in-one. */
+  nodeArgs?: string[];
 }
 
 const BENCH_ENV = { VIGIL_RATE_LIMIT: '100000000/60s' };
@@ -36,7 +38,7 @@ export async function startAllInOne(options: DeploymentOptions): Promise<Deploym
   const vigil = await startVigil({
     dataDir: tempDataDir(),
     env: { ...BENCH_ENV, ...options.env },
-    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    nodeArgs: [...(options.nodeArgs ?? []), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])],
   });
   return {
     gateways: [vigil],

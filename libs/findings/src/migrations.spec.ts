@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChdbStoreFactory, type ServiceStore } from '@vigil/store';
-import { findingsMigrations, WEEKLY_LAYOUT } from './migrations';
+import { findingsMigrations, MERGE_SELECTOR_BASE, WEEKLY_LAYOUT } from './migrations';
 import { AlertsRepository, FindingsRepository } from './repositories';
 import { alertRecord, findingRecord, servedId, sleep } from './test-fixtures';
 
@@ -86,6 +86,34 @@ describe('findings migrations (real chdb)', () => {
       expect(await leftovers.json()).toEqual([]);
     } finally {
       await factory.close();
+    }
+  }, 60_000);
+
+  it('sets the merge selector base of both tables, on a fresh store and on one upgraded from version 2', async () => {
+    const migrations = findingsMigrations();
+    const settingOf = async (store: ServiceStore): Promise<Record<string, boolean>> => {
+      const result = await store.client.query({
+        query: `SELECT name, engine_full FROM system.tables WHERE database = '${DATABASE}' AND name IN ('findings', 'alerts')`,
+        format: 'JSONEachRow',
+      });
+      const rows = await result.json<{ name: string; engine_full: string }>();
+      return Object.fromEntries(rows.map((r) => [r.name, r.engine_full.includes(`merge_selector_base = ${MERGE_SELECTOR_BASE}`)]));
+    };
+    const before = new ChdbStoreFactory(dir);
+    try {
+      expect(await settingOf(await before.open(DATABASE, migrations.slice(0, 2)))).toEqual({ findings: false, alerts: false });
+    } finally {
+      await before.close();
+    }
+    const after = new ChdbStoreFactory(dir);
+    try {
+      const store = await after.open(DATABASE, migrations);
+      expect(await settingOf(store)).toEqual({ findings: true, alerts: true });
+      // Rows still go in and come out.
+      await new FindingsRepository(store, { visibilityDelayMs: 0 }).insert([findingRecord('ws-a', 'f1:1')]);
+      expect((await rowsOf(store, 'findings')).map((r) => r.record_id)).toEqual(['f1:1']);
+    } finally {
+      await after.close();
     }
   }, 60_000);
 });
