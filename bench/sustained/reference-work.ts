@@ -8,16 +8,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { CLOCK_TICKS_PER_SECOND, ticksOf } from './proc-stat';
 
 /** Events per pass and passes per measurement: about a third of a second of work. */
 const EVENTS = 20_000;
 const PASSES = 24;
-const CLOCK_TICKS_PER_SECOND = 100;
 
 function mainThreadCpuMs(): number {
-  const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
+  return (ticksOf(fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')) / CLOCK_TICKS_PER_SECOND) * 1000;
 }
 
 function referenceBody(): Buffer {

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { api } from '@vigil/testing';
+import { CLOCK_TICKS_PER_SECOND, ticksOf } from './proc-stat';
 
 export interface Sample {
   atMs: number;
@@ -36,14 +37,6 @@ export interface CpuSeconds {
   node: number;
   merges: number;
   other: number;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** utime + stime of a /proc stat line, in clock ticks (fields 14 and 15; the command name may contain spaces). */
-function ticksOf(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 function readOrUndefined(path: string): string | undefined {

@@ -1,0 +1,9 @@
+/** Reading CPU time from Linux /proc stat lines (the sampler's thread groups, the reference work's own thread). */
+
+export const CLOCK_TICKS_PER_SECOND = 100;
+
+/** utime + stime of a /proc stat line, in clock ticks (fields 14 and 15; the command name may contain spaces). */
+export function ticksOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
