@@ -90,8 +90,8 @@ async function rebuild(client: ClickHouseClient, database: string, table: string
  * selector base (5), a part of under a few MB is merged again with every new insert, so the newest "big" part
  * (up to a few MB, thousands of rows) is decompressed and recompressed several times a second: measured in the
  * embedded engine at 12 inserts/s, 0.33-0.45 cores of merges against 0.03 with a base of 10, which merges once the
- * small parts together weigh about a tenth of the big one. Servers older than the setting (before 25.x) keep
- * their default.
+ * small parts together weigh about a tenth of the big one. A ClickHouse version without the setting keeps its
+ * default (the migration checks system.merge_tree_settings first).
  */
 export const MERGE_SELECTOR_BASE = 10;
 
