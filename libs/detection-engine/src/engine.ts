@@ -150,13 +150,17 @@ export class DetectionEngine {
         const observed = observeEvent(batch, index);
         if (observed === undefined) continue;
         this.attributeFromLease(observed);
-        const hits: DetectionHit[] = [];
+        // Most events hit nothing: the list is made only for the first hit.
+        let hits: DetectionHit[] | undefined;
         for (const detector of detectors) {
           const hit = detector.inspect(observed);
-          if (hit !== undefined) hits.push(hit);
+          if (hit !== undefined) (hits ??= []).push(hit);
         }
-        if (extra !== undefined) hits.push(...extra.inspect(observed, hits));
-        if (hits.length === 0) continue;
+        if (extra !== undefined) {
+          const more = extra.inspect(observed, hits ?? []);
+          if (more.length > 0) (hits ??= []).push(...more);
+        }
+        if (hits === undefined) continue;
         for (const hit of hits) this.aggregator.add(batch.workspaceId, observed.endpoint, hit, batch.batchId);
         const alert = buildAlert(observed, hits);
         if (alert !== undefined) alerts.push(alert);

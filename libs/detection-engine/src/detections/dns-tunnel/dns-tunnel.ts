@@ -1,6 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
-import { matchZone, splitHostname, zoneSet } from '../../domain';
+import { matchZone, splitHostname, zoneSet, type SplitHostname } from '../../domain';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readLru, writeLru } from '../../state/lru-snapshot';
@@ -116,13 +116,16 @@ const LEGACY_PAYLOAD_CODEC: OccurrenceDataCodec<TunnelPayload> = {
 /** A name that ends in a label no public suffix can be (digits in it, or too long): no registered domain. */
 const TLD_LIKE = /^(?:[a-z]{2,24}|xn--[a-z0-9-]{1,59})$/;
 
-/** The window key and the subdomain to judge, or undefined when the name has nothing left of its domain. */
-function tunnelTarget(hostname: string): { domain: string; hostname: string; subdomain: string } | undefined {
+/**
+ * The window key (`registeredDomain`) and the subdomain to judge, or undefined when the name has nothing left of
+ * its domain. Names under a public suffix answer with the shared split of the name (nothing allocated per query).
+ */
+function tunnelTarget(hostname: string): Readonly<SplitHostname> | undefined {
   const lastDot = hostname.lastIndexOf('.');
-  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { domain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname };
+  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname };
   const split = splitHostname(hostname);
   if (split === undefined || split.subdomain === '') return undefined;
-  return { domain: split.registeredDomain, hostname: split.hostname, subdomain: split.subdomain };
+  return split;
 }
 
 export class DnsTunnelDetector implements Detector {
@@ -160,25 +163,39 @@ export class DnsTunnelDetector implements Detector {
    * its domain or lies in an allow-listed zone.
    */
   assess(observed: ObservedEvent): (SubdomainAssessment & { domain: string; subdomain: string }) | undefined {
+    const target = this.targetOf(observed);
+    if (target === undefined) return undefined;
+    return { ...this.assessTarget(observed, target), domain: target.registeredDomain, subdomain: target.subdomain };
+  }
+
+  /** The name to judge, or undefined when it has nothing left of its domain or lies in an allow-listed zone. */
+  private targetOf(observed: ObservedEvent): Readonly<SplitHostname> | undefined {
     if (observed.hostname === undefined || observed.rawHostname === undefined) return undefined;
     const target = tunnelTarget(observed.hostname);
-    if (target === undefined) return undefined;
-    if (matchZone(target.hostname, this.allowList) !== undefined) return undefined;
+    if (target === undefined || matchZone(target.hostname, this.allowList) !== undefined) return undefined;
+    return target;
+  }
+
+  /** Judges the subdomain in its original case (mixed case is itself a signal). */
+  private assessTarget(observed: ObservedEvent, target: Readonly<SplitHostname>): SubdomainAssessment {
     const qtype = (observed.event as DnsEvent).qtype;
-    const subdomain = target.domain === NO_PUBLIC_SUFFIX ? observed.rawHostname : originalCaseSubdomain(observed.rawHostname, target.domain, target.subdomain);
-    return { ...assessSubdomain(subdomain, this.options.thresholds, qtype), domain: target.domain, subdomain: target.subdomain };
+    const domain = target.registeredDomain;
+    const raw = observed.rawHostname ?? target.hostname;
+    const subdomain = domain === NO_PUBLIC_SUFFIX ? raw : originalCaseSubdomain(raw, domain, target.subdomain);
+    return assessSubdomain(subdomain, this.options.thresholds, qtype);
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
-    const assessment = this.assess(observed);
-    if (assessment === undefined) return undefined;
-    const target = assessment;
+    const target = this.targetOf(observed);
+    if (target === undefined) return undefined;
+    const assessment = this.assessTarget(observed, target);
+    const domain = target.registeredDomain;
     // A name that ends in no public suffix is never ordinary resolution, so even a short token there counts fully.
-    const shortTokenWeight = assessment.domain === NO_PUBLIC_SUFFIX ? 1 : this.options.shortTokenWeight;
+    const shortTokenWeight = domain === NO_PUBLIC_SUFFIX ? 1 : this.options.shortTokenWeight;
     const weight = assessment.randomLooking ? 1 : assessment.signal === 'short-token' ? shortTokenWeight : 0;
     if (weight === 0) return undefined;
 
-    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${target.domain}`;
+    const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${domain}`;
     let window = this.windows.get(windowKey);
     if (window === undefined) {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxSubdomainsPerKey);
@@ -186,7 +203,7 @@ export class DnsTunnelDetector implements Detector {
     }
     if (!window.add(target.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset, weight })) return undefined;
     if (window.size < this.options.minDistinctSubdomains || this.windowScore(window) < this.options.minDistinctSubdomains) return undefined;
-    return this.hit(window, target.domain, observed);
+    return this.hit(window, domain, observed);
   }
 
   keyedState(): readonly KeyedState[] {

@@ -296,8 +296,12 @@ export function assessSubdomain(
   thresholds: RandomSubdomainThresholds = DEFAULT_RANDOM_SUBDOMAIN_THRESHOLDS,
   qtype?: string,
 ): SubdomainAssessment {
-  const longTokens = subdomain.split(/[.\-_]/).filter((t) => [...t].length >= thresholds.minTokenLength);
-  const payload = subdomainFeatures(longTokens.join('.'));
+  // Most names (www, api-eu, cdn3) can raise no signal: one pass over the characters says so without splitting.
+  const shape = shapeOf(subdomain);
+  const payload =
+    shape.longestToken >= thresholds.minTokenLength
+      ? subdomainFeatures(subdomain.split(/[.\-_]/).filter((t) => [...t].length >= thresholds.minTokenLength).join('.'))
+      : NO_PAYLOAD;
   const strongEncoding = payload.charset === 'binary' || payload.charset === 'base64';
   const lettersInDataRecord =
     payload.charset === 'letters' &&
@@ -311,6 +315,12 @@ export function assessSubdomain(
       (payload.randomness >= thresholds.minRandomness &&
         (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate))));
   if (encodedPayload) return { randomLooking: true, signal: 'encoded-payload', payload };
+  const rareType = isRareDataRecordType(qtype);
+  const mayHaveLabelSignal =
+    shape.hasNonHostCharacter ||
+    (shape.hasDigit && shape.longestLabel >= Math.min(1 + thresholds.minCounterDigits, thresholds.minShortTokenLength)) ||
+    (rareType && shape.longestLabel >= thresholds.minRareTypeLabelLength);
+  if (!mayHaveLabelSignal) return payload === NO_PAYLOAD ? NO_SIGNAL : { randomLooking: false, payload };
   const labels = subdomain.split('.');
   const encoderLabels = nonHostLabels(labels, thresholds.minNonHostLabelLength);
   if (encoderLabels.length > 0) {
@@ -318,10 +328,51 @@ export function assessSubdomain(
   }
   const counters = counterLabels(labels, thresholds.minCounterDigits);
   if (counters.length > 0) return { randomLooking: true, signal: 'counter-label', payload: subdomainFeatures(counters.join('.')) };
-  const rareType = isRareDataRecordType(qtype);
   const tokens = labels.filter(
     (label) => isShortToken(label, thresholds.minShortTokenLength) || (rareType && isLetterDigitLabel(label, thresholds.minRareTypeLabelLength)),
   );
   if (tokens.length > 0) return { randomLooking: false, signal: 'short-token', payload: subdomainFeatures(tokens.join('.')) };
   return { randomLooking: false, payload };
+}
+
+/** The features of no payload at all (no long token in the name). */
+const NO_PAYLOAD: SubdomainFeatures = Object.freeze(subdomainFeatures(''));
+const NO_SIGNAL: SubdomainAssessment = Object.freeze({ randomLooking: false, payload: NO_PAYLOAD });
+
+interface SubdomainShape {
+  /** Longest run without '.', '-' or '_' (UTF-16 units: never fewer than its characters). */
+  longestToken: number;
+  /** Longest run without '.'. */
+  longestLabel: number;
+  hasDigit: boolean;
+  /** '+', '/' or '='. */
+  hasNonHostCharacter: boolean;
+}
+
+function shapeOf(subdomain: string): SubdomainShape {
+  let longestToken = 0;
+  let longestLabel = 0;
+  let token = 0;
+  let label = 0;
+  let hasDigit = false;
+  let hasNonHostCharacter = false;
+  for (let i = 0; i < subdomain.length; i++) {
+    const c = subdomain.charCodeAt(i);
+    if (c === 0x2e) {
+      label = 0;
+      token = 0;
+      continue;
+    }
+    label++;
+    if (label > longestLabel) longestLabel = label;
+    if (c === 0x2d || c === 0x5f) {
+      token = 0;
+      continue;
+    }
+    token++;
+    if (token > longestToken) longestToken = token;
+    if (c >= 0x30 && c <= 0x39) hasDigit = true;
+    else if (c === 0x2b || c === 0x2f || c === 0x3d) hasNonHostCharacter = true;
+  }
+  return { longestToken, longestLabel, hasDigit, hasNonHostCharacter };
 }

@@ -15,14 +15,22 @@ export interface EventIntel {
 
 const NONE: readonly IndicatorMatch[] = Object.freeze([]);
 
-/** Where an event goes, read from whichever fields its type has. */
-function targetsOf(observed: ObservedEvent): { hostname?: string; destIp?: string; destPort?: number } {
+/** `found` appended to `matches`, which is made on the first match (most events match nothing). */
+function joined(matches: IndicatorMatch[] | undefined, found: readonly IndicatorMatch[]): IndicatorMatch[] | undefined {
+  if (found.length === 0) return matches;
+  const out = matches ?? [];
+  out.push(...found);
+  return out;
+}
+
+/** Where an event goes, read from whichever fields its type has (matches still to be looked up). */
+function targetsOf(observed: ObservedEvent): EventIntel {
   const event = observed.event as Partial<IpEvent & TlsEvent>;
   const destIp = typeof event.destIP === 'string' && event.destIP.length > 0 ? event.destIP : undefined;
   const destPort = Number.isInteger(event.destPort) ? event.destPort : undefined;
   let hostname = observed.hostname;
   if (hostname === undefined && observed.type === 'tls') hostname = subjectHostname((observed.event as TlsEvent).subject);
-  return { hostname, destIp, destPort };
+  return { hostname, destIp, destPort, matches: NONE };
 }
 
 /** The host name in a certificate subject's CN (wildcards reduced to their parent), if it is one. */
@@ -53,28 +61,27 @@ export class EventIntelLookup {
   }
 
   private lookUp(observed: ObservedEvent): EventIntel {
-    const { hostname, destIp, destPort } = targetsOf(observed);
+    const intel = targetsOf(observed);
+    const { hostname, destIp, destPort } = intel;
     let matches: IndicatorMatch[] | undefined;
-    const add = (found: readonly IndicatorMatch[]): void => {
-      if (found.length > 0) (matches ??= []).push(...found);
-    };
-    if (hostname !== undefined) add(this.store.matchDomain(hostname));
+    if (hostname !== undefined) matches = joined(matches, this.store.matchDomain(hostname));
     if (observed.type === 'http') {
       const url = (observed.event as HttpEvent).url;
-      if (typeof url === 'string') add(this.store.matchUrl(url));
+      if (typeof url === 'string') matches = joined(matches, this.store.matchUrl(url));
       // A URL naming an address directly (http://1.2.3.4/...) goes to that address.
-      if (hostname !== undefined && /^[\d.]+$|:/.test(hostname)) add(this.store.matchIp(hostname));
+      if (hostname !== undefined && /^[\d.]+$|:/.test(hostname)) matches = joined(matches, this.store.matchIp(hostname));
     }
     if (destIp !== undefined) {
-      add(this.store.matchIp(destIp));
-      if (destPort !== undefined) add(this.store.matchIpPort(destIp, destPort));
+      matches = joined(matches, this.store.matchIp(destIp));
+      if (destPort !== undefined) matches = joined(matches, this.store.matchIpPort(destIp, destPort));
     }
     if (observed.type === 'tls') {
       const tls = observed.event as TlsEvent;
-      if (typeof tls.ja3 === 'string') add(this.store.matchJa3(tls.ja3));
-      if (typeof tls.ja3s === 'string') add(this.store.matchJa3s(tls.ja3s));
-      if (typeof tls.certHash === 'string') add(this.store.matchCert(tls.certHash));
+      if (typeof tls.ja3 === 'string') matches = joined(matches, this.store.matchJa3(tls.ja3));
+      if (typeof tls.ja3s === 'string') matches = joined(matches, this.store.matchJa3s(tls.ja3s));
+      if (typeof tls.certHash === 'string') matches = joined(matches, this.store.matchCert(tls.certHash));
     }
-    return { hostname, destIp, destPort, matches: matches ?? NONE };
+    intel.matches = matches ?? NONE;
+    return intel;
   }
 }

@@ -11,9 +11,24 @@ const ALL = ['dns', 'http', 'ip', 'tls'] as const;
 const FLOWS = ['ip', 'tls'] as const;
 const NAMES = ['dns', 'http'] as const;
 
-function byCategory(intel: EventIntel, category: string): IndicatorMatch[] {
-  return intel.matches.filter((m) => m.category === category);
+const NO_MATCHES: readonly IndicatorMatch[] = Object.freeze([]);
+
+/**
+ * The event's matches that `keep` accepts. Every rule asks this of every event and most events match
+ * nothing, so an empty answer is shared instead of allocated.
+ */
+function matchesWhere(intel: EventIntel, keep: (m: IndicatorMatch) => boolean): readonly IndicatorMatch[] {
+  return intel.matches.length === 0 ? NO_MATCHES : intel.matches.filter(keep);
 }
+
+function byCategory(intel: EventIntel, category: string): readonly IndicatorMatch[] {
+  return intel.matches.length === 0 ? NO_MATCHES : intel.matches.filter((m) => m.category === category);
+}
+
+const isTorDomain = (m: IndicatorMatch): boolean => m.category === 'tor' && m.kind === 'domain';
+const isTorRelay = (m: IndicatorMatch): boolean => m.category === 'tor' && m.kind !== 'domain';
+const isTunnelAddress = (m: IndicatorMatch): boolean => m.category === 'tunnel' && m.kind !== 'domain';
+const isResolverAddress = (m: IndicatorMatch): boolean => (m.category === 'resolver' || m.category === 'doh') && m.kind !== 'domain';
 
 function uniqueLabels(matches: readonly IndicatorMatch[]): string[] {
   return [...new Set(matches.map((m) => m.label))];
@@ -122,7 +137,7 @@ export const torDnsRule: IntelRule = {
       };
     }
     return indicatorVerdict(
-      intel.matches.filter((m) => m.category === 'tor' && m.kind === 'domain'),
+      matchesWhere(intel, isTorDomain),
       'the tor2web',
       'tor2web gateways reach Tor hidden services from the clear web, as malware does to avoid running Tor',
     );
@@ -143,7 +158,7 @@ export const torCircuitRule: IntelRule = {
   definition: D.INTEL_TOR_CIRCUIT,
   types: FLOWS,
   judge: (intel, observed) => {
-    const relays = intel.matches.filter((m) => m.category === 'tor' && m.kind !== 'domain');
+    const relays = matchesWhere(intel, isTorRelay);
     if (relays.length > 0) {
       return indicatorVerdict(relays, 'the Tor relay', 'the host builds Tor circuits, which hide where its traffic goes');
     }
@@ -202,9 +217,9 @@ function isListedHost(indicator: string): boolean {
   return domain !== undefined && domain !== indicator;
 }
 
-function hostedUnder(intel: EventIntel, category: string): IndicatorMatch[] {
+function hostedUnder(intel: EventIntel, category: string): readonly IndicatorMatch[] {
   const name = intel.hostname;
-  if (name === undefined) return [];
+  if (name === undefined || intel.matches.length === 0) return NO_MATCHES;
   return intel.matches.filter(
     (m) =>
       m.category === category &&
@@ -230,11 +245,13 @@ export const tunnelServiceRule: IntelRule = {
   definition: D.INTEL_TUNNEL_SERVICE,
   types: ALL,
   judge: (intel) =>
-    indicatorVerdict(
-      [...hostedUnder(intel, 'tunnel'), ...intel.matches.filter((m) => m.category === 'tunnel' && m.kind !== 'domain')],
-      'the tunnelling-service',
-      'such services expose internal hosts to the Internet or relay C2 past the firewall',
-    ),
+    intel.matches.length === 0
+      ? undefined
+      : indicatorVerdict(
+          [...hostedUnder(intel, 'tunnel'), ...matchesWhere(intel, isTunnelAddress)],
+          'the tunnelling-service',
+          'such services expose internal hosts to the Internet or relay C2 past the firewall',
+        ),
 };
 
 export const DOT_PORT = 853;
@@ -273,7 +290,7 @@ export function encryptedDnsRule(options: DnsBypassOptions = {}): IntelRule {
     definition: D.INTEL_ENCRYPTED_DNS,
     types: ['http', 'ip', 'tls'],
     judge: (intel, observed) => {
-      if (intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
+      if (allowed.size > 0 && intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
       const doh = byCategory(intel, 'doh');
       if (observed.type === 'http') {
         const evidence = dohHttpEvidence(observed.event as HttpEvent);
@@ -331,7 +348,7 @@ export function dnsBypassRule(options: DnsBypassOptions = {}): IntelRule {
       if (allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
       const src = (observed.event as IpEvent).srcIP;
       if (typeof src === 'string' && allowed.has(canonicalIp(src) ?? src)) return undefined;
-      const resolvers = intel.matches.filter((m) => (m.category === 'resolver' || m.category === 'doh') && m.kind !== 'domain');
+      const resolvers = matchesWhere(intel, isResolverAddress);
       const proto = (observed.event as IpEvent).proto;
       const verdict = indicatorVerdict(
         resolvers,

@@ -6,6 +6,9 @@ import { readArray, readCount, readNumber, readNumbers, readOffset, readTuples, 
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 import type { PendingReport } from './distinct-windows';
 
+/** The measure a flow adds when a window counts connections. */
+export const ONE_CONNECTION: readonly number[] = [1];
+
 export interface BucketedSumsOptions {
   windowMs: number;
   /** The window is kept as this many time buckets: memory per key is fixed, edges are bucket-accurate. */
@@ -24,8 +27,8 @@ interface Bucket {
   startMs: number;
   sums: number[];
   unreported: number;
-  /** Latest unreported events, oldest first, at most maxEvidence. */
-  evidence: ObservedEvent[];
+  /** Latest unreported events, oldest first, at most maxEvidence; undefined until the first (most keys never keep one). */
+  evidence?: ObservedEvent[];
 }
 
 interface KeySums {
@@ -41,6 +44,8 @@ interface KeySums {
 export class BucketedSums {
   private readonly sums: LruMap<string, KeySums>;
   private readonly bucketMs: number;
+  /** The array {@link add} answers with, reused: every flow goes through here, and the caller reads it at once. */
+  private readonly totals: number[] = [];
 
   /** The keyed state, for the process-wide memory budget. */
   keyedState(): readonly KeyedState[] {
@@ -57,8 +62,11 @@ export class BucketedSums {
     this.sums = new LruMap(options.maxKeys);
   }
 
-  /** Adds `values` at the event's time and returns the window's totals; undefined for an event older than the window. */
-  add(key: string, values: readonly number[], observed: ObservedEvent): number[] | undefined {
+  /**
+   * Adds `values` at the event's time and returns the window's totals (an array reused by the next call);
+   * undefined for an event older than the window.
+   */
+  add(key: string, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
     let state = this.sums.get(key);
     if (state === undefined) {
       state = { latestMs: observed.timeMs, buckets: [] };
@@ -66,24 +74,23 @@ export class BucketedSums {
     }
     const startMs = Math.floor(observed.timeMs / this.bucketMs) * this.bucketMs;
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
-    state.latestMs = Math.max(state.latestMs, observed.timeMs);
+    if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
 
-    let bucket = state.buckets.find((b) => b.startMs === startMs);
-    if (bucket === undefined) {
-      bucket = { startMs, sums: values.map(() => 0), unreported: 0, evidence: [] };
-      state.buckets.push(bucket);
-      state.buckets.sort((a, b) => a.startMs - b.startMs);
-    }
-    values.forEach((v, i) => (bucket.sums[i] = (bucket.sums[i] ?? 0) + v));
+    const buckets = state.buckets;
+    const bucket = bucketAt(buckets, startMs, values.length);
+    for (let i = 0; i < values.length; i++) bucket.sums[i] = (bucket.sums[i] ?? 0) + values[i];
     bucket.unreported++;
 
     const cutoff = state.latestMs - this.options.windowMs;
-    while (state.buckets.length > 0 && state.buckets[0].startMs + this.bucketMs <= cutoff) state.buckets.shift();
-    const totals = values.map(() => 0);
-    for (const b of state.buckets) b.sums.forEach((v, i) => (totals[i] += v));
+    while (buckets.length > 0 && buckets[0].startMs + this.bucketMs <= cutoff) buckets.shift();
+    const totals = this.totals;
+    totals.length = values.length;
+    totals.fill(0);
+    for (const b of buckets) for (let i = 0; i < totals.length; i++) totals[i] += b.sums[i] ?? 0;
     if (totals[0] >= (this.options.evidenceFrom ?? 0)) {
-      bucket.evidence.push(observed);
-      if (bucket.evidence.length > this.options.maxEvidence) bucket.evidence.shift();
+      const evidence = (bucket.evidence ??= []);
+      evidence.push(observed);
+      if (evidence.length > this.options.maxEvidence) evidence.shift();
     }
     return totals;
   }
@@ -95,9 +102,9 @@ export class BucketedSums {
     const earlier: ObservedEvent[] = [];
     for (const bucket of state.buckets) {
       weight += bucket.unreported;
-      for (const event of bucket.evidence) if (event !== trigger) earlier.push(event);
+      for (const event of bucket.evidence ?? []) if (event !== trigger) earlier.push(event);
       bucket.unreported = 0;
-      bucket.evidence = [];
+      bucket.evidence = undefined;
     }
     earlier.sort((a, b) => a.timeMs - b.timeMs);
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
@@ -107,7 +114,7 @@ export class BucketedSums {
   snapshot(events: SnapshotEventWriter): unknown[] {
     return writeLru(this.sums, (state) => [
       writeNumber(state.latestMs),
-      state.buckets.flatMap((b) => [writeOffset(state.latestMs, b.startMs), b.sums.map(writeNumber), b.unreported, b.evidence.map((e) => events.observed(e))]),
+      state.buckets.flatMap((b) => [writeOffset(state.latestMs, b.startMs), b.sums.map(writeNumber), b.unreported, (b.evidence ?? []).map((e) => events.observed(e))]),
     ], events);
   }
 
@@ -123,13 +130,14 @@ export class BucketedSums {
         const buckets: Bucket[] = [];
         // A bucket per time slot of the window (plus the one being filled): more can only be corrupt.
         for (let i = Math.max(0, tuples.length - 4 * (this.options.buckets + 1)); i < tuples.length; i += 4) {
+          const evidence = readArray(tuples[i + 3], `${at}.evidence`)
+            .slice(-this.options.maxEvidence)
+            .map((ref) => events.observed(ref, `${at}.evidence`));
           buckets.push({
             startMs: readOffset(latestMs, tuples[i], `${at}.startMs`),
             sums: readNumbers(tuples[i + 1], `${at}.sums`),
             unreported: readCount(tuples[i + 2], `${at}.unreported`),
-            evidence: readArray(tuples[i + 3], `${at}.evidence`)
-              .slice(-this.options.maxEvidence)
-              .map((ref) => events.observed(ref, `${at}.evidence`)),
+            ...(evidence.length > 0 ? { evidence } : {}),
           });
         }
         return { latestMs, buckets };
@@ -144,4 +152,15 @@ export class BucketedSums {
     for (const state of this.sums.values()) largestKey = Math.max(largestKey, state.buckets.length);
     return { keys: this.sums.size, maxKeys: this.sums.maxSize, largestKey, maxEntriesPerKey: this.options.buckets + 1 };
   }
+}
+
+/** The bucket starting at `startMs`, added in time order when missing (events mostly land in the newest bucket). */
+function bucketAt(buckets: Bucket[], startMs: number, measures: number): Bucket {
+  let at = buckets.length;
+  while (at > 0 && buckets[at - 1].startMs > startMs) at--;
+  if (at > 0 && buckets[at - 1].startMs === startMs) return buckets[at - 1];
+  const bucket: Bucket = { startMs, sums: new Array<number>(measures).fill(0), unreported: 0 };
+  if (at === buckets.length) buckets.push(bucket);
+  else buckets.splice(at, 0, bucket);
+  return bucket;
 }

@@ -2,7 +2,7 @@ import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
-import { BucketedSums } from './bucketed-sums';
+import { BucketedSums, ONE_CONNECTION } from './bucketed-sums';
 import { formatDuration, formatEndpoint, readFlow } from './flow';
 
 export const LONG_CONNECTION: DetectionDefinition = {
@@ -99,7 +99,7 @@ export class StrobeDetector implements Detector {
     if (flow === undefined || flow.destIP === undefined || !flow.destIsPublic) return undefined;
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
     const key = flow.pairKey;
-    const totals = this.sums.add(key, [1], observed);
+    const totals = this.sums.add(key, ONE_CONNECTION, observed);
     if (totals === undefined || totals[0] < this.options.minConnections) return undefined;
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);
     const wisdom: Wisdom = { flags: [...STROBE.flags] };

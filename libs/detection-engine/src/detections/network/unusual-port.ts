@@ -2,7 +2,7 @@ import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
-import { BucketedSums } from './bucketed-sums';
+import { BucketedSums, ONE_CONNECTION } from './bucketed-sums';
 import { type Flow, formatDuration, formatEndpoint, isBlocked, isTcpLike, readFlow } from './flow';
 import { serviceOfPort } from './ports';
 
@@ -98,7 +98,7 @@ export class UnusualPortVolumeDetector implements Detector {
     if (port === undefined) return undefined;
     const where = formatEndpoint(flow.destIP as string, port);
     const key = `${flow.hostKey}\u0000${where}`;
-    const totals = this.sums.add(key, [1], observed);
+    const totals = this.sums.add(key, ONE_CONNECTION, observed);
     if (totals === undefined || totals[0] < this.options.minConnections) return undefined;
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);
     const wisdom: Wisdom = { flags: [...UNUSUAL_PORT_VOLUME.flags] };
