@@ -8,12 +8,35 @@ import { benignDnsEvents, httpEvents, ipEvents, tlsEvents } from '@vigil/testing
 
 const BATCH = 500;
 
-function nsPerEvent(run: () => number): number {
-  run();
+const ROUNDS = 7;
+
+/** ns per event of one round: `prepare` (untimed) returns the timed work, which answers how many events it handled. */
+function timeRound(prepare: () => () => number): number {
+  const run = prepare();
   const started = process.hrtime.bigint();
-  let events = 0;
-  for (let round = 0; round < 3; round++) events += run();
+  const events = run();
   return Number(process.hrtime.bigint() - started) / events;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * Median ns per event of the baseline and of the catalogue, their rounds interleaved after a warm-up round of
+ * each, so that a slow spell of the machine weighs on both sides alike.
+ */
+function compare(baseline: () => () => number, catalogue: () => () => number): { baseline: number; catalogue: number } {
+  timeRound(baseline);
+  timeRound(catalogue);
+  const b: number[] = [];
+  const c: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    b.push(timeRound(baseline));
+    c.push(timeRound(catalogue));
+  }
+  return { baseline: median(b), catalogue: median(c) };
 }
 
 function batches(type: TelemetryType, events: TelemetryEvent[]): TelemetryBatch[] {
@@ -37,12 +60,18 @@ console.log('| events | parse-only baseline | whole catalogue | ratio |');
 console.log('|---|---|---|---|');
 for (const [type, events] of samples) {
   const lines = events.map((event) => JSON.stringify(event));
-  const baseline = nsPerEvent(() => lines.reduce((n, line) => (JSON.parse(line) ? n + 1 : n), 0));
-  const catalogue = nsPerEvent(() => {
-    // A fresh engine per round so each round sees first-time state, as new traffic does; batch ids are unique.
-    const engine = new DetectionEngine({ intel });
-    for (const batch of batches(type, events)) engine.process(batch);
-    return events.length;
-  });
+  const { baseline, catalogue } = compare(
+    () => () => lines.reduce((n, line) => (JSON.parse(line) ? n + 1 : n), 0),
+    () => {
+      // A fresh engine per round (built before the clock starts) so each round sees first-time state, as new
+      // traffic does; batch ids are unique.
+      const engine = new DetectionEngine({ intel });
+      const typeBatches = batches(type, events);
+      return () => {
+        for (const batch of typeBatches) engine.process(batch);
+        return events.length;
+      };
+    },
+  );
   console.log(`| ${type} (${events.length.toLocaleString()}) | ${Math.round(baseline)} | ${Math.round(catalogue)} | ${(catalogue / baseline).toFixed(1)} |`);
 }

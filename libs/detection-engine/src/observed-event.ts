@@ -35,7 +35,8 @@ function endpointOf(event: TelemetryEvent): Endpoint {
   const ip = typeof event.srcIP === 'string' ? event.srcIP : '';
   const host = typeof event.srcHost === 'string' && event.srcHost.length > 0 ? event.srcHost : undefined;
   const mac = typeof event.srcMac === 'string' && event.srcMac.length > 0 ? event.srcMac.toLowerCase() : undefined;
-  return { ip, ...(host !== undefined ? { host } : {}), ...(mac !== undefined ? { mac } : {}), id: endpointId(ip, host) };
+  // One shape for every endpoint (absent fields undefined), built without spreading temporary objects.
+  return { ip, host, mac, id: endpointId(ip, host) };
 }
 
 /** See Endpoint.id. */

@@ -21,8 +21,12 @@ function matchesWhere(intel: EventIntel, keep: (m: IndicatorMatch) => boolean): 
   return intel.matches.length === 0 ? NO_MATCHES : intel.matches.filter(keep);
 }
 
+// A loop, not a filter with a closure over `category`: the closure's context would be allocated on every call.
 function byCategory(intel: EventIntel, category: string): readonly IndicatorMatch[] {
-  return intel.matches.length === 0 ? NO_MATCHES : intel.matches.filter((m) => m.category === category);
+  if (intel.matches.length === 0) return NO_MATCHES;
+  const out: IndicatorMatch[] = [];
+  for (const m of intel.matches) if (m.category === category) out.push(m);
+  return out;
 }
 
 const isTorDomain = (m: IndicatorMatch): boolean => m.category === 'tor' && m.kind === 'domain';
@@ -220,12 +224,12 @@ function isListedHost(indicator: string): boolean {
 function hostedUnder(intel: EventIntel, category: string): readonly IndicatorMatch[] {
   const name = intel.hostname;
   if (name === undefined || intel.matches.length === 0) return NO_MATCHES;
-  return intel.matches.filter(
-    (m) =>
-      m.category === category &&
-      m.kind === 'domain' &&
-      (isListedHost(m.indicator) || (name !== m.indicator && name !== `www.${m.indicator}`)),
-  );
+  const out: IndicatorMatch[] = [];
+  for (const m of intel.matches) {
+    if (m.category !== category || m.kind !== 'domain') continue;
+    if (isListedHost(m.indicator) || (name !== m.indicator && name !== `www.${m.indicator}`)) out.push(m);
+  }
+  return out;
 }
 
 export const dynamicDnsRule: IntelRule = {

@@ -80,7 +80,8 @@ interface PairState {
   lastScoredMs: number;
   verdict?: Verdict;
   unreported: number;
-  pending: ObservedEvent[];
+  /** Events that may become evidence; undefined until the pair nears minConnections (most pairs never do). */
+  pending: ObservedEvent[] | undefined;
 }
 
 const HISTOGRAM_BINS = 24;
@@ -121,25 +122,31 @@ export class BeaconDetector implements Detector {
     if (this.allowed.size > 0 && this.allowed.contains(parseAddress(flow.destIP)!)) return undefined;
 
     const key = flow.pairKey;
+    const timeS = Math.floor(observed.timeMs / 1000);
+    const bytes = (flow.bytesOut ?? 0) + (flow.bytesIn ?? 0);
     let pair = this.pairs.get(key);
     if (pair === undefined) {
-      pair = { firstSeenMs: observed.timeMs, total: 0, timesS: [], bytes: [], lastScoredMs: -Infinity, unreported: 0, pending: [] };
+      // Made with the first connection in place: most pairs see only a few, and lists grown by push from empty
+      // would reserve room for 17 each.
+      pair = { firstSeenMs: observed.timeMs, total: 1, timesS: [timeS], bytes: [bytes], lastScoredMs: -Infinity, unreported: 0, pending: undefined };
       this.pairs.set(key, pair);
-    }
-    pair.firstSeenMs = Math.min(pair.firstSeenMs, observed.timeMs);
-    pair.total++;
-    pair.timesS.push(Math.floor(observed.timeMs / 1000));
-    pair.bytes.push((flow.bytesOut ?? 0) + (flow.bytesIn ?? 0));
-    if (pair.timesS.length > this.options.maxConnectionsPerKey) {
-      pair.timesS.shift();
-      pair.bytes.shift();
+    } else {
+      pair.firstSeenMs = Math.min(pair.firstSeenMs, observed.timeMs);
+      pair.total++;
+      pair.timesS.push(timeS);
+      pair.bytes.push(bytes);
+      if (pair.timesS.length > this.options.maxConnectionsPerKey) {
+        pair.timesS.shift();
+        pair.bytes.shift();
+      }
     }
     pair.unreported++;
     // A pair reports once it has minConnections, with its latest maxEvidence events: earlier ones can never be
     // evidence, so most pairs (a few connections each) keep no events at all.
     if (pair.total > this.options.minConnections - this.options.maxEvidence) {
-      pair.pending.push(observed);
-      if (pair.pending.length > this.options.maxEvidence) pair.pending.shift();
+      const pending = (pair.pending ??= []);
+      pending.push(observed);
+      if (pending.length > this.options.maxEvidence) pending.shift();
     }
 
     if (observed.timeMs - pair.lastScoredMs >= this.options.rescoreEveryMs) {
@@ -172,7 +179,7 @@ export class BeaconDetector implements Detector {
         writeNumber(pair.lastScoredMs),
         pair.verdict === undefined ? 0 : writeVerdict(pair.verdict),
         pair.unreported,
-        pair.pending.map((e) => events.observed(e)),
+        (pair.pending ?? []).map((e) => events.observed(e)),
       ], events),
       h: writeLru(this.hostFirstSeen, writeNumber, events),
     };
@@ -238,9 +245,9 @@ export class BeaconDetector implements Detector {
   /** Reports the connections since the last hit; the pending list ends with the triggering event. */
   private hit(pair: PairState, verdict: Verdict, destIP: string): DetectionHit {
     const weight = Math.max(1, pair.unreported);
-    const evidenceEvents = [...pair.pending];
+    const evidenceEvents = [...(pair.pending ?? [])];
     pair.unreported = 0;
-    pair.pending = [];
+    pair.pending = undefined;
     const wisdom: Wisdom = { flags: [...BEACON_IP.flags] };
     const p = verdict.parts;
     const f = (v: number) => v.toFixed(2);

@@ -67,12 +67,14 @@ export class BucketedSums {
    * undefined for an event older than the window.
    */
   add(key: string, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
+    const startMs = Math.floor(observed.timeMs / this.bucketMs) * this.bucketMs;
     let state = this.sums.get(key);
     if (state === undefined) {
-      state = { latestMs: observed.timeMs, buckets: [] };
+      // Made with its first bucket in place: most keys never get a second, and a list grown by push would
+      // reserve room for 17.
+      state = { latestMs: observed.timeMs, buckets: [emptyBucket(startMs, values.length)] };
       this.sums.set(key, state);
     }
-    const startMs = Math.floor(observed.timeMs / this.bucketMs) * this.bucketMs;
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
 
@@ -159,8 +161,12 @@ function bucketAt(buckets: Bucket[], startMs: number, measures: number): Bucket 
   let at = buckets.length;
   while (at > 0 && buckets[at - 1].startMs > startMs) at--;
   if (at > 0 && buckets[at - 1].startMs === startMs) return buckets[at - 1];
-  const bucket: Bucket = { startMs, sums: new Array<number>(measures).fill(0), unreported: 0 };
+  const bucket = emptyBucket(startMs, measures);
   if (at === buckets.length) buckets.push(bucket);
   else buckets.splice(at, 0, bucket);
   return bucket;
+}
+
+function emptyBucket(startMs: number, measures: number): Bucket {
+  return { startMs, sums: new Array<number>(measures).fill(0), unreported: 0 };
 }
