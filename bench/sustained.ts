@@ -3,7 +3,7 @@
  * the way Vigil is used — does throughput stay flat and memory bounded as detection state grows?
  *
  *   node -r ./tools/register.cjs bench/sustained.ts [--minutes 10] [--clients 2] [--hosts 20000]
- *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--node-arg FLAG ...] [--split]
+ *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--node-arg FLAG ...] [--server-log FILE] [--split]
  *
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions,
  * cores busy by thread group: Node.js, ClickHouse merges, other threads such as the embedded store's inserts and queries,
@@ -13,7 +13,8 @@
  * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
  * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>;
  * --keep-data keeps the all-in-one's data directory (otherwise removed after the run) and prints where it is.
- * --node-arg passes a Node.js or V8 flag to the all-in-one (e.g. `--node-arg --v8-pool-size=2`), to compare runtime settings.
+ * --node-arg passes a Node.js or V8 flag to the all-in-one (e.g. `--node-arg --v8-pool-size=2`), to compare runtime settings;
+ * --server-log appends the all-in-one's own output to a file (e.g. with `--node-arg --trace-gc`).
  *
  * --split runs the same load against the split deployment (Kafka, Redis, 2 gateways, findings-api, account and
  * rules as separate processes) twice, for --minutes each: with 2 scoring engines, then with 1 (a fresh cluster
@@ -40,6 +41,7 @@ interface Options {
   keepData: boolean;
   env: Record<string, string>;
   nodeArgs: string[];
+  serverLog?: string;
   split: boolean;
 }
 
@@ -63,6 +65,7 @@ function parseOptions(argv: string[]): Options {
     keepData: argv.includes('--keep-data'),
     env,
     nodeArgs,
+    serverLog: value('--server-log'),
     split: argv.includes('--split'),
   };
 }
@@ -210,6 +213,7 @@ async function runAllInOne(options: Options, workload: Map<TelemetryType, Body[]
 async function runSplit(options: Options, workload: Map<TelemetryType, Body[]>, allBodies: Body[]): Promise<void> {
   if (options.profileDir) throw new Error('--profile profiles the all-in-one only; it cannot be combined with --split');
   if (options.nodeArgs.length > 0) throw new Error('--node-arg applies to the all-in-one only; it cannot be combined with --split');
+  if (options.serverLog) throw new Error('--server-log applies to the all-in-one only; it cannot be combined with --split');
   const results: { engines: number; result: LoadResult }[] = [];
   for (const engines of SPLIT_ENGINES) {
     console.log(`\n## Split deployment: ${SPLIT_GATEWAYS} gateways, ${engines} scoring engine${engines > 1 ? 's' : ''} over Kafka (RSS: every service, the broker and Redis)\n`);

@@ -29,6 +29,8 @@ export interface DeploymentOptions {
   keepData?: boolean;
   /** Node.js or V8 flags for the all-in-one. */
   nodeArgs?: string[];
+  /** Where the all-in-one's own output goes (e.g. with `--node-arg --trace-gc`); by default it is dropped. */
+  serverLog?: string;
 }
 
 const BENCH_ENV = { VIGIL_RATE_LIMIT: '100000000/60s' };
@@ -39,6 +41,7 @@ export async function startAllInOne(options: DeploymentOptions): Promise<Deploym
     dataDir: tempDataDir(),
     env: { ...BENCH_ENV, ...options.env },
     nodeArgs: [...(options.nodeArgs ?? []), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])],
+    outputFile: options.serverLog,
   });
   return {
     gateways: [vigil],

@@ -1,5 +1,6 @@
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent } from '@vigil/contracts';
 import type { Endpoint, ObservedEvent } from './detections/detection';
+import { parseUtcTimestamp } from './utc-timestamp';
 
 /** Host of an HTTP URL; accepts URLs without a scheme (`example.com/path`), as sensors send them. */
 export function urlHostname(url: string): string | undefined {
@@ -27,7 +28,9 @@ function normaliseHostname(name: string): string | undefined {
 }
 
 function eventTimeMs(event: TelemetryEvent, fallbackMs: number): number {
-  const parsed = typeof event.ts === 'string' ? Date.parse(event.ts) : NaN;
+  if (typeof event.ts !== 'string') return fallbackMs;
+  let parsed = parseUtcTimestamp(event.ts);
+  if (Number.isNaN(parsed)) parsed = Date.parse(event.ts);
   return Number.isFinite(parsed) ? parsed : fallbackMs;
 }
 

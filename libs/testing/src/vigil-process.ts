@@ -44,6 +44,8 @@ export interface StartVigilOptions {
   port?: number;
   /** Extra node flags for the server process (benchmarks: `--cpu-prof`, `--max-old-space-size=…`). */
   nodeArgs?: string[];
+  /** Append the server's stdout and stderr to this file instead of keeping them in memory (long runs with `--trace-gc`). */
+  outputFile?: string;
 }
 
 export async function startVigil(options: StartVigilOptions = {}): Promise<VigilProcess> {
@@ -57,8 +59,9 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
     env: { ...process.env, VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', VIGIL_LOG_FORMAT: 'text', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const keep = options.outputFile === undefined ? (chunk: Buffer) => (output += chunk.toString()) : appendTo(options.outputFile);
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const scheme = options.env?.VIGIL_TLS_SELF_SIGNED === '1' ? 'https' : 'http';
   const baseUrl = `${scheme}://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -146,4 +149,9 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+function appendTo(file: string): (chunk: Buffer) => void {
+  const out = fs.createWriteStream(file, { flags: 'a' });
+  return (chunk) => out.write(chunk);
 }

@@ -181,7 +181,8 @@ export class DnsTunnelDetector implements Detector {
     const qtype = (observed.event as DnsEvent).qtype;
     const domain = target.registeredDomain;
     const raw = observed.rawHostname ?? target.hostname;
-    const subdomain = domain === NO_PUBLIC_SUFFIX ? raw : originalCaseSubdomain(raw, domain, target.subdomain);
+    // Most names arrive in lower case already, and then the split's subdomain is the original.
+    const subdomain = domain === NO_PUBLIC_SUFFIX ? raw : raw === target.hostname ? target.subdomain : originalCaseSubdomain(raw, domain, target.subdomain);
     return assessSubdomain(subdomain, this.options.thresholds, qtype);
   }
 

@@ -1,0 +1,33 @@
+import { parseUtcTimestamp } from './utc-timestamp';
+
+describe('parseUtcTimestamp', () => {
+  it('agrees with Date.parse on the shapes it takes', () => {
+    for (const ts of ['2026-11-27T10:51:33Z', '2026-11-27T10:51:33.123Z', '1999-01-01T00:00:00Z', '2024-02-28T23:59:59.999Z', '1000-06-15T12:00:00.000Z']) {
+      expect(parseUtcTimestamp(ts)).toBe(Date.parse(ts));
+    }
+  });
+
+  it('agrees with Date.parse on random timestamps of that shape', () => {
+    for (let i = 0; i < 2000; i++) {
+      const ms = Math.floor(Math.random() * 4_102_444_800_000);
+      const iso = new Date(ms).toISOString();
+      const ts = i % 2 === 0 ? iso : `${iso.slice(0, 19)}Z`;
+      const expected = Date.parse(ts);
+      const parsed = parseUtcTimestamp(ts);
+      // Days 29-31 are left to Date.parse.
+      if (Number(ts.slice(8, 10)) > 28) expect(parsed).toBeNaN();
+      else expect(parsed).toBe(expected);
+    }
+  });
+
+  it('answers NaN for everything else, so the caller falls back to Date.parse', () => {
+    for (const ts of [
+      '', 'yesterday', '2026-11-27', '2026-11-27T10:51:33', '2026-11-27T10:51:33+02:00', '2026-11-27 10:51:33Z', '2026-13-01T00:00:00Z',
+      '2026-00-10T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-27T24:00:00Z', '2026-11-27T10:60:00Z', '2026-11-27T10:51:60Z',
+      '2026-11-27T10:51:33.1Z', '2026-11-27T10:51:33.12345Z', '2026-11-27T10:51:33,123Z', '0099-11-27T10:51:33Z', '2026-11-31T10:51:33Z',
+      '20x6-11-27T10:51:33Z', '2026-11-27T10:51:33.12xZ',
+    ]) {
+      expect(parseUtcTimestamp(ts)).toBeNaN();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Milliseconds since the epoch of a timestamp in the shape sensors send (`2026-11-27T10:51:33Z`, or with `.123`
+ * before the `Z`); NaN for anything else, which callers hand to Date.parse. Every event carries one, and the
+ * generic parser costs several times this check.
+ */
+export function parseUtcTimestamp(ts: string): number {
+  const length = ts.length;
+  if ((length !== 20 && length !== 24) || ts.charCodeAt(length - 1) !== 0x5a /* Z */) return NaN;
+  if (ts.charCodeAt(4) !== 0x2d || ts.charCodeAt(7) !== 0x2d || ts.charCodeAt(10) !== 0x54 || ts.charCodeAt(13) !== 0x3a || ts.charCodeAt(16) !== 0x3a) {
+    return NaN;
+  }
+  const year = digits(ts, 0, 4);
+  const month = digits(ts, 5, 2);
+  const day = digits(ts, 8, 2);
+  const hour = digits(ts, 11, 2);
+  const minute = digits(ts, 14, 2);
+  const second = digits(ts, 17, 2);
+  let ms = 0;
+  if (length === 24) {
+    if (ts.charCodeAt(19) !== 0x2e /* . */) return NaN;
+    ms = digits(ts, 20, 3);
+  }
+  // Days past the 28th and years before 1000 are left to Date.parse (month lengths; Date.UTC maps 0-99 to 19xx).
+  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return NaN;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+/** The decimal number of `count` digits at `from`; NaN when any is not a digit. */
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return NaN;
+    value = value * 10 + d;
+  }
+  return value;
+}
