@@ -203,7 +203,7 @@ export class DetectionEngine {
     if (holder === undefined) return;
     const host = endpoint.host ?? holder.host;
     const mac = endpoint.mac ?? holder.mac;
-    observed.endpoint = { ip: endpoint.ip, ...(host ? { host } : {}), ...(mac ? { mac } : {}), id: endpointId(endpoint.ip, host) };
+    observed.endpoint = { ip: endpoint.ip, host: host || undefined, mac: mac || undefined, id: endpointId(endpoint.ip, host) };
     observed.event = { ...observed.event, ...(host ? { srcHost: host } : {}), ...(mac ? { srcMac: mac } : {}) };
   }
 

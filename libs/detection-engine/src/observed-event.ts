@@ -4,6 +4,19 @@ import { parseUtcTimestamp } from './utc-timestamp';
 
 /** Host of an HTTP URL; accepts URLs without a scheme (`example.com/path`), as sensors send them. */
 export function urlHostname(url: string): string | undefined {
+  return parseHttpUrl(url)?.hostname;
+}
+
+/** Path of an HTTP URL as {@link ObservedEvent.urlPath} holds it. */
+export function urlPathOf(url: unknown): string | undefined {
+  return typeof url === 'string' ? parseHttpUrl(url)?.path : undefined;
+}
+
+/**
+ * Host (lower-case, without brackets or trailing dot) and path of an HTTP URL, parsed once per event: the URL
+ * parser is the costliest step of reading a request.
+ */
+function parseHttpUrl(url: string): { hostname: string; path: string } | undefined {
   if (typeof url !== 'string') return undefined;
   const trimmed = url.trim();
   if (trimmed.length === 0) return undefined;
@@ -12,13 +25,15 @@ export function urlHostname(url: string): string | undefined {
     : trimmed.startsWith('//')
       ? `http:${trimmed}`
       : `http://${trimmed}`;
+  let parsed: URL;
   try {
-    const host = new URL(withScheme).hostname.toLowerCase();
-    const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-    return normaliseHostname(unbracketed);
+    parsed = new URL(withScheme);
   } catch {
     return undefined;
   }
+  const host = parsed.hostname.toLowerCase();
+  const hostname = normaliseHostname(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+  return hostname === undefined ? undefined : { hostname, path: parsed.pathname };
 }
 
 function normaliseHostname(name: string): string | undefined {
@@ -70,10 +85,11 @@ export function observeEvent(batch: TelemetryBatch, index: number): ObservedEven
       }
     }
   } else if (batch.type === 'http') {
-    const host = urlHostname((event as HttpEvent).url);
-    if (host !== undefined) {
-      observed.rawHostname = host;
-      observed.hostname = host;
+    const url = parseHttpUrl((event as HttpEvent).url);
+    if (url !== undefined) {
+      observed.rawHostname = url.hostname;
+      observed.hostname = url.hostname;
+      observed.urlPath = url.path;
     }
   }
   return observed;

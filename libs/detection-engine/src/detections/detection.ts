@@ -52,6 +52,8 @@ export interface ObservedEvent {
   hostname?: string;
   /** The queried name exactly as sent (case kept), for detections that read encodings. */
   rawHostname?: string;
+  /** HTTP: the URL's path as parsed (still percent-encoded), set with `hostname`. */
+  urlPath?: string;
 }
 
 /** An event that a detection keeps as evidence, with the wisdom attached to it. */

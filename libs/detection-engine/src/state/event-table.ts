@@ -1,6 +1,6 @@
 import { isTelemetryType, type TelemetryEvent, type TelemetryType, type Wisdom } from '@vigil/contracts';
 import type { EvidenceEvent, ObservedEvent } from '../detections/detection';
-import { endpointId, observeEvent } from '../observed-event';
+import { endpointId, observeEvent, urlPathOf } from '../observed-event';
 import { fail, readArray, readCount, readNumber, readObject, readOptionalString, readString, readStrings, writeNumber } from './snapshot';
 
 /**
@@ -176,12 +176,17 @@ export class EventTableReader implements SnapshotEventReader {
       type,
       event: this.event(t[4], `${what}.event`) as TelemetryEvent,
       timeMs: readNumber(t[5], `${what}.timeMs`),
-      endpoint: { ip, ...(host !== undefined ? { host } : {}), ...(mac !== undefined ? { mac } : {}), id },
+      endpoint: { ip, host, mac, id },
     };
     const raw = readOptionalString(t[10], `${what}.rawHostname`);
     if (raw !== undefined) observed.rawHostname = raw;
     const hostname = t[11] === 0 ? undefined : (readOptionalString(t[11], `${what}.hostname`) ?? raw?.toLowerCase());
     if (hostname !== undefined) observed.hostname = hostname;
+    // The URL path is derived from the event alone, so it is not stored.
+    if (type === 'http' && hostname !== undefined) {
+      const path = urlPathOf((observed.event as { url?: unknown }).url);
+      if (path !== undefined) observed.urlPath = path;
+    }
     return observed;
   }
 }
@@ -197,7 +202,7 @@ function derivable(o: ObservedEvent): boolean {
   const again = observedAgain(o.workspaceId, o.batchId, o.index, o.type, o.event);
   if (again === undefined || !Object.is(again.timeMs, o.timeMs) || again.hostname !== o.hostname || again.rawHostname !== o.rawHostname) return false;
   const [a, b] = [again.endpoint, o.endpoint];
-  return a.ip === b.ip && a.host === b.host && a.mac === b.mac && a.id === b.id && 'host' in a === 'host' in b && 'mac' in a === 'mac' in b;
+  return a.ip === b.ip && a.host === b.host && a.mac === b.mac && a.id === b.id;
 }
 
 export function readWisdom(value: unknown, what: string): Wisdom {

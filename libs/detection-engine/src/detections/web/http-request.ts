@@ -24,17 +24,11 @@ export interface HttpRequest {
   delivered: boolean;
 }
 
-function urlPath(url: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url.replace(/^\/\//, '')}`;
+function decodedPath(path: string): string {
   try {
-    const path = new URL(withScheme).pathname;
-    try {
-      return decodeURIComponent(path);
-    } catch {
-      return path;
-    }
+    return decodeURIComponent(path);
   } catch {
-    return '';
+    return path;
   }
 }
 
@@ -53,7 +47,7 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
     host,
     ipLiteral,
     domain: ipLiteral ? undefined : registeredDomain(host),
-    path: typeof event.url === 'string' ? urlPath(event.url.trim()) : '',
+    path: observed.urlPath === undefined ? '' : decodedPath(observed.urlPath),
     ...(ua !== undefined ? { userAgent: ua } : {}),
     delivered: status === 0 || (status >= 200 && status < 300),
   };
