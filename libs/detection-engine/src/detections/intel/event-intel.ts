@@ -1,4 +1,5 @@
 import type { HttpEvent, IpEvent, TlsEvent } from '@vigil/contracts';
+import { BoundedMemo } from '../../bounded-memo';
 import type { IndicatorMatch } from '../../intel/indicator';
 import type { IndicatorStore } from '../../intel/indicator-store';
 import { normaliseDomain } from '../../intel/normalise';
@@ -33,9 +34,15 @@ function targetsOf(observed: ObservedEvent): EventIntel {
   return { hostname, destIp, destPort, matches: NONE };
 }
 
+// Servers present the same certificate to every client: a bounded memo of the (pure) subject reading.
+const subjectHostnames = new BoundedMemo<string | undefined>(4096, (subject) => subjectHostnameUncached(subject), 1024);
+
 /** The host name in a certificate subject's CN (wildcards reduced to their parent), if it is one. */
 export function subjectHostname(subject: unknown): string | undefined {
-  if (typeof subject !== 'string') return undefined;
+  return typeof subject === 'string' ? subjectHostnames.get(subject) : undefined;
+}
+
+function subjectHostnameUncached(subject: string): string | undefined {
   const cn = /(?:^|[,/]\s*)CN\s*=\s*([^,/]+)/i.exec(subject)?.[1]?.trim();
   if (cn === undefined) return undefined;
   const name = normaliseDomain(cn.replace(/^\*\./, ''));

@@ -7,7 +7,7 @@ import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, 
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { dataSizeScore, durationScore, histogramShape, timestampScore } from './beacon-score';
 import { formatBytes, readFlow } from './flow';
-import { CidrSet, parseAddress } from './ip-ranges';
+import { CidrSet } from './ip-ranges';
 
 export const BEACON_IP: DetectionDefinition = {
   id: 'beacon_ip',
@@ -119,7 +119,7 @@ export class BeaconDetector implements Detector {
 
     if (flow.destIP === undefined || !flow.destIsPublic) return undefined;
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
-    if (this.allowed.size > 0 && this.allowed.contains(parseAddress(flow.destIP)!)) return undefined;
+    if (this.allowed.size > 0 && this.allowed.containsAddress(flow.destIP) === true) return undefined;
 
     const key = flow.pairKey;
     const timeS = Math.floor(observed.timeMs / 1000);

@@ -55,6 +55,20 @@ describe('CidrSet', () => {
     expect(set.contains(parseAddress('9.9.9.9')!)).toBe(true);
     expect(set.contains(parseAddress('9.9.9.10')!)).toBe(false);
   });
+  it('answers for address text as for the parsed address, IPv4 inside IPv6 blocks included', () => {
+    const sets = [
+      new CidrSet(['104.16.0.0/13', '2606:4700::/32', '9.9.9.9']),
+      new CidrSet(['::ffff:10.0.0.0/104', '::/0']),
+      new CidrSet(['::ffff:0:0/96']),
+      new CidrSet(['2001:db8::/32']),
+    ];
+    const addresses = ['104.16.0.0', '104.23.255.255', '104.24.0.0', '9.9.9.9', '9.9.9.10', '10.1.2.3', '11.0.0.1', '0.0.0.0', '255.255.255.255', '2606:4700:10::1', '::ffff:9.9.9.9', '2001:db8::5'];
+    for (const set of sets) {
+      for (const ip of addresses) expect([ip, set.containsAddress(ip)]).toEqual([ip, set.contains(parseAddress(ip)!)]);
+      expect(set.containsAddress('not an address')).toBeUndefined();
+      expect(set.containsAddress(undefined)).toBeUndefined();
+    }
+  });
   it('rejects malformed blocks with a message naming them', () => {
     expect(() => parseCidr('10.0.0.0/33')).toThrow(/10\.0\.0\.0\/33/);
     expect(() => parseCidr('nonsense/8')).toThrow(/nonsense/);

@@ -8,6 +8,7 @@ export interface ParsedAddress {
 }
 
 const V4_MAPPED_PREFIX = 0xffffn << 32n;
+const V4_MAPPED_LAST = V4_MAPPED_PREFIX | 0xffffffffn;
 
 function ipv4Value(ip: string): bigint {
   const [a, b, c, d] = ip.split('.').map(Number);
@@ -51,10 +52,22 @@ interface Range {
 /** A set of CIDR blocks (IPv4 and IPv6), matched by linear scan: meant for tens of blocks, not thousands. */
 export class CidrSet {
   private readonly ranges: Range[];
+  /**
+   * The IPv4 addresses the blocks cover, as 32-bit numbers (first and last of each block in turn, read by index),
+   * so that plain IPv4 text is checked with number compares instead of parsing it to a bigint.
+   */
+  private readonly v4: Float64Array;
 
   /** @throws Error naming the entry that is not a CIDR block or an address. */
   constructor(cidrs: readonly string[]) {
     this.ranges = cidrs.map(parseCidr);
+    const v4: number[] = [];
+    for (const r of this.ranges) {
+      const first = r.first > V4_MAPPED_PREFIX ? r.first : V4_MAPPED_PREFIX;
+      const last = r.last < V4_MAPPED_LAST ? r.last : V4_MAPPED_LAST;
+      if (first <= last) v4.push(Number(first - V4_MAPPED_PREFIX), Number(last - V4_MAPPED_PREFIX));
+    }
+    this.v4 = Float64Array.from(v4);
   }
 
   get size(): number {
@@ -63,6 +76,17 @@ export class CidrSet {
 
   contains(address: ParsedAddress): boolean {
     return this.ranges.some((r) => address.value >= r.first && address.value <= r.last);
+  }
+
+  /** Whether the address (text) lies in a block; undefined when the text is not an address. */
+  containsAddress(ip: unknown): boolean | undefined {
+    const v4 = typeof ip === 'string' ? ipv4ToNumber(ip) : undefined;
+    if (v4 !== undefined) {
+      for (let i = 0; i < this.v4.length; i += 2) if (v4 >= this.v4[i] && v4 <= this.v4[i + 1]) return true;
+      return false;
+    }
+    const address = parseAddress(ip);
+    return address === undefined ? undefined : this.contains(address);
   }
 }
 
@@ -94,27 +118,7 @@ export const NON_PUBLIC_RANGES: readonly string[] = [
 
 const NON_PUBLIC = new CidrSet(NON_PUBLIC_RANGES);
 
-/**
- * The IPv4 blocks of NON_PUBLIC_RANGES as 32-bit numbers, first and last of each block in turn, for the fast
- * path below (a flat array read by index: destructuring pairs in a loop allocated an iterator per block).
- */
-const NON_PUBLIC_V4: Float64Array = Float64Array.from(
-  NON_PUBLIC_RANGES.filter((cidr) => cidr.includes('.')).flatMap((cidr) => {
-    const range = parseCidr(cidr);
-    return [Number(range.first & 0xffffffffn), Number(range.last & 0xffffffffn)];
-  }),
-);
-
 /** True for an address routed on the public Internet; false for private/reserved ones and for non-addresses. */
 export function isPublicAddress(ip: unknown): boolean {
-  // Most telemetry addresses are plain IPv4: checked with integer compares, without parsing to a bigint.
-  if (typeof ip === 'string') {
-    const v4 = ipv4ToNumber(ip);
-    if (v4 !== undefined) {
-      for (let i = 0; i < NON_PUBLIC_V4.length; i += 2) if (v4 >= NON_PUBLIC_V4[i] && v4 <= NON_PUBLIC_V4[i + 1]) return false;
-      return true;
-    }
-  }
-  const address = parseAddress(ip);
-  return address !== undefined && !NON_PUBLIC.contains(address);
+  return NON_PUBLIC.containsAddress(ip) === false;
 }

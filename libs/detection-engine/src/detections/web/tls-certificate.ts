@@ -1,7 +1,7 @@
 import type { TlsEvent, Wisdom } from '@vigil/contracts';
 import { perEvent } from '../../observed-event';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
-import { CidrSet, parseAddress } from '../network/ip-ranges';
+import { CidrSet } from '../network/ip-ranges';
 import { attribute, type DistinguishedName, parseDistinguishedName } from './certificate';
 import { DEFAULT_CERTIFICATE_MARKS, type DefaultCertificateMark, markMatches } from './default-certificates';
 
@@ -41,8 +41,7 @@ export interface TlsCertificate {
 const INTERNAL = new CidrSet(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '0.0.0.0/8', '::/127', 'fc00::/7', 'fe80::/10']);
 
 function isInternal(ip: string): boolean {
-  const address = parseAddress(ip);
-  return address === undefined || INTERNAL.contains(address);
+  return INTERNAL.containsAddress(ip) !== false;
 }
 
 /** Read once per event and shared by the TLS detectors. */
