@@ -4,6 +4,7 @@ import { parseLabel } from './indicator';
 import {
   ipPortKey,
   ipv4PrefixKey,
+  ipv4ToNumber,
   ipv6PrefixKey,
   normaliseDomain,
   normaliseHash,
@@ -270,9 +271,13 @@ export class IndicatorIndex {
 
   matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
     if (this.t.ipPorts.size === 0 || !Number.isInteger(port)) return NO_MATCHES;
-    const ip = parseIp(address);
-    if (ip === undefined) return NO_MATCHES;
-    const canonical = ip.v === 4 ? numberToIpv4(ip.value) : ip.value;
+    // A plain dotted quad is its own canonical form (ipv4ToNumber refuses leading zeros and spaces).
+    let canonical: string | undefined = ipv4ToNumber(address) !== undefined ? address : undefined;
+    if (canonical === undefined) {
+      const ip = parseIp(address);
+      if (ip === undefined) return NO_MATCHES;
+      canonical = ip.v === 4 ? numberToIpv4(ip.value) : ip.value;
+    }
     const refs = this.t.ipPorts.get(ipPortKey(canonical, port));
     return refs === undefined ? NO_MATCHES : this.collect(undefined, 'ip_port', `${address}:${port}`, refs);
   }

@@ -85,17 +85,16 @@ export class ImposterDomainDetector implements Detector {
     const split = splitHostname(observed.hostname);
     if (split === undefined) return undefined;
     const domain = split.registeredDomain;
-    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
     const brandLabel = this.brandOfDomain.get(domain);
     if (brandLabel !== undefined) {
-      this.rememberBrand(hostKey, brandLabel, observed.timeMs);
+      this.rememberBrand(hostKeyOf(observed), brandLabel, observed.timeMs);
       return undefined;
     }
     if (this.options.popularity.tier(domain) !== undefined) return undefined;
     const match = this.brands.match(domain.slice(0, domain.indexOf('.')));
     if (match === undefined) return undefined;
     const brandDomain = this.brandDomains.get(match.brand) ?? match.brand;
-    const seenAt = this.seenBrands.get(hostKey)?.get(match.brand);
+    const seenAt = this.seenBrands.get(hostKeyOf(observed))?.get(match.brand);
     const brandSeenByHost = seenAt !== undefined && observed.timeMs - seenAt <= this.options.brandMemoryMs && observed.timeMs >= seenAt;
     const { score, reasons } = scoreImposter(
       { match, domain, brandDomain, subdomain: split.subdomain, brandSeenByHost, lureWords: LURE_WORDS, abusedTlds: SUSPICIOUS_TLDS },
@@ -156,4 +155,9 @@ export class ImposterDomainDetector implements Detector {
       IMPOSTER_DOMAIN.id,
     );
   }
+}
+
+/** The state key of the event's host within its workspace (built only when a brand is involved: few events). */
+function hostKeyOf(observed: ObservedEvent): string {
+  return `${observed.workspaceId}\u0000${observed.endpoint.id}`;
 }
