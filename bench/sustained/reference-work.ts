@@ -46,8 +46,17 @@ export class ReferenceWork {
   /** CPU ms of one measurement. */
   measure(): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.child.once('message', (ms) => resolve(Number(ms)));
-      this.child.once('error', reject);
+      // Both listeners go once either fires: a run measures every minute, and listeners left behind pile up.
+      const onMessage = (ms: unknown) => {
+        this.child.off('error', onError);
+        resolve(Number(ms));
+      };
+      const onError = (error: Error) => {
+        this.child.off('message', onMessage);
+        reject(error);
+      };
+      this.child.once('message', onMessage);
+      this.child.once('error', onError);
       this.child.send('measure');
     });
   }

@@ -1,6 +1,7 @@
 import { HttpException, type CallHandler, type ExecutionContext } from '@nestjs/common';
 import { lastValueFrom, NEVER, of, throwError } from 'rxjs';
 import { MemoryIdempotencyStore, IdempotencyStoreUnavailableError, type IdempotencyStore } from '@vigil/counters';
+import { openApiDocument, TELEMETRY_TYPES } from '@vigil/contracts';
 import { IdempotencyInterceptor, idempotencyKeyOf } from './idempotency';
 
 interface Call {
@@ -103,5 +104,35 @@ describe('IdempotencyInterceptor', () => {
     const result = await send(new IdempotencyInterceptor(down), { headers: { 'idempotency-key': 'k' }, body }, () => answer, published);
     expect(result).toMatchObject({ status: 503, retryAfter: 5 });
     expect(published.count).toBe(0);
+  });
+});
+
+describe('Idempotency-Key in the OpenAPI document', () => {
+  const parameter = openApiDocument.components.parameters!.idempotencyKey as { name: string; schema: { pattern?: unknown } };
+
+  it('is declared on every telemetry upload, with its 409 and 422 answers', () => {
+    for (const type of TELEMETRY_TYPES) {
+      const operation = openApiDocument.paths[`/v1/events/${type}`]!.post!;
+      expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/idempotencyKey' });
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '409', '422']));
+    }
+    expect(parameter.name).toBe('Idempotency-Key');
+  });
+
+  it('states exactly the keys the gateway accepts', () => {
+    const pattern = new RegExp(String(parameter.schema.pattern));
+    const accepted = (key: string) => {
+      try {
+        return idempotencyKeyOf(key) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    const x = (n: number) => 'x'.repeat(n);
+    const keys = [
+      'k', '"', '"a', 'a"', 'batch-2026-11-27T10:00:00Z#1', '"quoted-key"', '"a"', x(255), `"${x(253)}"`, `"${x(254)}"`, `"${x(255)}"`,
+      x(256), `"${x(256)}"`, `"${x(254)}`, '', '""', 'two words', '"two words"', 'tab\there', 'é',
+    ];
+    for (const key of keys) expect([key, pattern.test(key)]).toEqual([key, accepted(key)]);
   });
 });

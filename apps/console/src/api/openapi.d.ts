@@ -1026,6 +1026,16 @@ export interface components {
                 "application/json": components["schemas"]["errorMessage"];
             };
         };
+        /** @description A request with the same `Idempotency-Key` is still being processed. Wait as long as `Retry-After` says, then send again. */
+        Conflict: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["errorMessage"];
+            };
+        };
         /** @description The API key is known but may not be used (expired or revoked); `message` says which. */
         Forbidden: {
             headers: {
@@ -1092,6 +1102,15 @@ export interface components {
                 "application/json": components["schemas"]["errorMessage"];
             };
         };
+        /** @description The `Idempotency-Key` was already used for a different request (another body or event type). */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["errorMessage"];
+            };
+        };
         /** @description The body uses a content type or content encoding the operation does not read. */
         UnsupportedMediaType: {
             headers: {
@@ -1120,6 +1139,8 @@ export interface components {
         findingsSchema: "ocsf";
         /** @description Bookmark returned by an earlier call; only results stored after it are returned. A missing, empty, `0` or unrecognised value starts from the `maxAge` look-back. A bookmark may be sent any number of times. */
         follow: string;
+        /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+        idempotencyKey: string;
         /** @description `merge` adds the uploaded rules and overwrites rules with the same identity; `replace` first drops every rule previously uploaded with this key. */
         importMode: "merge" | "replace";
         /** @description Leave out results whose severity is below this value (1 informational … 5 critical). Any other value, an empty one included, is a 400. */
@@ -1173,6 +1194,8 @@ export interface components {
     headers: {
         /** @description Methods this path answers to. */
         Allow: string;
+        /** @description Sent as `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`. */
+        "Idempotent-Replayed": "true";
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
         /** @description Seconds to wait before trying again, when the server can tell (for example a full publish queue). */
@@ -1469,6 +1492,8 @@ export interface operations {
             header?: {
                 /** @description Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression. */
                 "Content-Encoding"?: components["parameters"]["contentEncoding"];
+                /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1478,6 +1503,7 @@ export interface operations {
             /** @description The batch was read; the counts say how many events were kept. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1489,8 +1515,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1501,6 +1529,8 @@ export interface operations {
             header?: {
                 /** @description Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression. */
                 "Content-Encoding"?: components["parameters"]["contentEncoding"];
+                /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1510,6 +1540,7 @@ export interface operations {
             /** @description The batch was read; the counts say how many events were kept. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1521,8 +1552,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1533,6 +1566,8 @@ export interface operations {
             header?: {
                 /** @description Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression. */
                 "Content-Encoding"?: components["parameters"]["contentEncoding"];
+                /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1542,6 +1577,7 @@ export interface operations {
             /** @description The batch was read; the counts say how many events were kept. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1553,8 +1589,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1565,6 +1603,8 @@ export interface operations {
             header?: {
                 /** @description Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression. */
                 "Content-Encoding"?: components["parameters"]["contentEncoding"];
+                /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1574,6 +1614,7 @@ export interface operations {
             /** @description The batch was read; the counts say how many events were kept. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1585,8 +1626,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1597,6 +1640,8 @@ export interface operations {
             header?: {
                 /** @description Compression applied to the body. `deflate` may be zlib-wrapped or raw. The size limit applies to the body after decompression. */
                 "Content-Encoding"?: components["parameters"]["contentEncoding"];
+                /** @description A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1606,6 +1651,7 @@ export interface operations {
             /** @description The batch was read; the counts say how many events were kept. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,8 +1663,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

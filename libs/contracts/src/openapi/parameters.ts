@@ -70,6 +70,19 @@ export const componentParameters: Record<string, ParameterObject> = {
     description: 'When true the archive is only checked: the answer is the same, but nothing is stored.',
     schema: { type: 'boolean', default: false },
   },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A key the client chooses for this batch: 1 to 255 visible ASCII characters, optionally in double quotes. The same batch sent again with the same key within 24 hours gets the first answer back, marked `Idempotent-Replayed: true`, and is not queued twice. The same key with another body or event type is a 422; while the first request with the key is still being processed, a 409.',
+    // Visible ASCII, 1-255 characters, or such a key in double quotes (so up to 257); `""` (an empty quoted key)
+    // is refused. Written without look-ahead, which some schema-driven test generators cannot handle.
+    schema: {
+      type: 'string',
+      pattern: '^(?:[\\x21-\\x7e]|[\\x21\\x23-\\x7e][\\x21-\\x7e]|"[\\x21\\x23-\\x7e]|[\\x21-\\x7e]{3,255}|"[\\x21-\\x7e]{254,255}")$',
+    },
+  },
   contentEncoding: {
     name: 'Content-Encoding',
     in: 'header',
@@ -100,6 +113,11 @@ export const componentHeaders: Record<string, HeaderObject> = {
     description: 'Seconds to wait before trying again, when the server can tell (for example a full publish queue).',
     required: false,
     schema: { type: 'integer', minimum: 1 },
+  },
+  'Idempotent-Replayed': {
+    description: 'Sent as `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
   },
   Allow: {
     description: 'Methods this path answers to.',

@@ -46,12 +46,17 @@ function telemetryOperation(type: TelemetryType): OperationObject {
     summary: `Send ${TELEMETRY_LABEL[type]} events`,
     description: `Queues a batch of ${TELEMETRY_LABEL[type]} events for scoring and reports how many were usable.`,
     tags: ['telemetry'],
-    parameters: [parameterRef('contentEncoding')],
+    parameters: [parameterRef('contentEncoding'), parameterRef('idempotencyKey')],
     requestBody: requestBodyRef(`${type}Events`),
     responses: {
-      '200': json('eventsResponseBody', 'The batch was read; the counts say how many events were kept.'),
+      '200': {
+        ...json('eventsResponseBody', 'The batch was read; the counts say how many events were kept.'),
+        headers: { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') },
+      },
       ...commonErrors,
       ...bodyErrors,
+      '409': responseRef('Conflict'),
+      '422': responseRef('UnprocessableContent'),
     },
   };
 }

@@ -18,6 +18,10 @@ export const componentResponses: Record<string, ResponseObject> = {
   MethodNotAllowed: jsonError('The path exists, but not for this method.', { Allow: headerRef('Allow') }),
   PayloadTooLarge: jsonError('The body is over the size limit of the operation (measured after decompression).'),
   UnsupportedMediaType: jsonError('The body uses a content type or content encoding the operation does not read.'),
+  Conflict: jsonError('A request with the same `Idempotency-Key` is still being processed. Wait as long as `Retry-After` says, then send again.', {
+    'Retry-After': headerRef('Retry-After'),
+  }),
+  UnprocessableContent: jsonError('The `Idempotency-Key` was already used for a different request (another body or event type).'),
   TooManyRequests: jsonError('The API key sent requests faster than its allowance. Wait as long as `Retry-After` says.', {
     'Retry-After': headerRef('Retry-After'),
   }),
