@@ -220,6 +220,17 @@ describe('POST /v1/events/{type}', () => {
     }
   });
 
+  it.each(TELEMETRY_OPERATIONS)('%s: with an Idempotency-Key, 200 and then the stored answer again; 422 for another body', async (operation) => {
+    const key = `conformance ${operation} ${Date.now()}`.replace(/\W+/g, '-');
+    const first = await conform(operation, 200, { body: toNdjson([{ srcIP: '10.0.0.1' }]), headers: { 'idempotency-key': key } });
+    const again = await conform(operation, 200, { body: toNdjson([{ srcIP: '10.0.0.1' }]), headers: { 'idempotency-key': key } });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const other = await conform(operation, 422, { body: toNdjson([{ srcIP: '10.0.0.2' }]), headers: { 'idempotency-key': key } });
+    expect(other.body.message).toMatch(/Idempotency-Key/);
+  });
+
   it.each(TELEMETRY_OPERATIONS)('%s: 413 over 10 MB, 415 for an unknown encoding', async (operation) => {
     await conform(operation, 413, { body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) });
     await conform(operation, 415, { body: toNdjson([{ url: 'x.test' }]), headers: { 'content-encoding': 'br' } });
@@ -309,6 +320,7 @@ describe('coverage', () => {
   /** Declared statuses an all-in-one instance cannot be made to answer on demand, and why. */
   const UNPRODUCIBLE: Record<string, string> = {
     '503': 'a message bus or store outage (tested against a failing bus in the gateway unit tests)',
+    '409': 'a request repeating an Idempotency-Key while the first is still being processed (a race; tested in the gateway unit tests)',
     '404': 'a documented path served by another instance of a split deployment; the all-in-one serves every operation',
     'GET /readyz 503': 'a component still starting or failing',
     'GET /v1/account/status 403': 'by design the status answers an expired key (200, `expired: true`), as clients expect',
