@@ -7,7 +7,9 @@ Loaded by `apps/e2e/src/schemathesis.e2e.ts` through SCHEMATHESIS_HOOKS=vigil_ho
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import re
 import zipfile
 
 import schemathesis
@@ -84,3 +86,18 @@ def ndjson_deserializer(ctx, response):
     if not records:
         raise NotImplementedError("an empty stream has no record to validate")
     return records[0]
+
+
+_idempotency_keys = itertools.count()
+_VALID_KEY = re.compile(r"\A[\x21-\x7e]{1,255}\Z")
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    """Each request's Idempotency-Key made unique, in every phase. Generation repeats keys across different bodies,
+    and the same key with another body is a 422 by design (openapi-conformance.e2e.ts produces the replay and the
+    422); unique keys keep those requests valid while still sending the header."""
+    for name, value in list((case.headers or {}).items()):
+        # Malformed keys stay as generated: they must be refused (400).
+        if name.lower() == "idempotency-key" and isinstance(value, str) and _VALID_KEY.match(value.strip('"')):
+            case.headers[name] = "fuzz-%d" % next(_idempotency_keys)
