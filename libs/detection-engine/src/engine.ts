@@ -78,6 +78,8 @@ export class InvalidBatchError extends Error {
 const DEFAULT_MAX_KEYS = 100_000;
 const DEFAULT_MAX_CACHED_BATCHES = 32;
 
+const NO_HITS: readonly DetectionHit[] = Object.freeze([]);
+
 function assertBatch(batch: unknown): asserts batch is TelemetryBatch {
   if (batch === null || typeof batch !== 'object') throw new InvalidBatchError('batch must be an object');
   const b = batch as Partial<TelemetryBatch>;
@@ -157,7 +159,7 @@ export class DetectionEngine {
           if (hit !== undefined) (hits ??= []).push(hit);
         }
         if (extra !== undefined) {
-          const more = extra.inspect(observed, hits ?? []);
+          const more = extra.inspect(observed, hits ?? NO_HITS);
           if (more.length > 0) (hits ??= []).push(...more);
         }
         if (hits === undefined) continue;

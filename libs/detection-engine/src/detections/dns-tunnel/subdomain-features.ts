@@ -315,11 +315,12 @@ export function assessSubdomain(
       (payload.randomness >= thresholds.minRandomness &&
         (strongEncoding || (payload.charset !== 'letters' && payload.digitSwitchRate >= thresholds.minDigitSwitchRate))));
   if (encodedPayload) return { randomLooking: true, signal: 'encoded-payload', payload };
-  const rareType = isRareDataRecordType(qtype);
+  // Only a label of minRareTypeLabelLength can count for a rare record type, so the type is read only then.
+  const rareType = shape.longestLabel >= thresholds.minRareTypeLabelLength && isRareDataRecordType(qtype);
   const mayHaveLabelSignal =
     shape.hasNonHostCharacter ||
     (shape.hasDigit && shape.longestLabel >= Math.min(1 + thresholds.minCounterDigits, thresholds.minShortTokenLength)) ||
-    (rareType && shape.longestLabel >= thresholds.minRareTypeLabelLength);
+    rareType;
   if (!mayHaveLabelSignal) return payload === NO_PAYLOAD ? NO_SIGNAL : { randomLooking: false, payload };
   const labels = subdomain.split('.');
   const encoderLabels = nonHostLabels(labels, thresholds.minNonHostLabelLength);
