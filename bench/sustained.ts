@@ -95,6 +95,8 @@ interface LoadResult {
   stopped: Sample;
   drained: Sample;
   peakRss: number;
+  /** The sample with the highest RSS: what the memory was made of then. */
+  peakSample: Sample;
   probes: ProbeResult[];
   statusLatenciesMs: number[];
   fleet: FleetCounters;
@@ -123,6 +125,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
   const status = new StatusPoller(deployment.status);
   const samples: Sample[] = [await sample(deployment.processes, started)];
   let peakRss = 0;
+  let peakSample = samples[0];
   const reference = ReferenceWork.start();
   const referenceCpuMs: number[] = [];
   try {
@@ -138,6 +141,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
       peakRss = Math.max(peakRss, totalRss(deployment.processes));
       const now = await sample(deployment.processes, started);
       samples.push(now);
+      if (now.rssBytes > peakSample.rssBytes) peakSample = now;
       if (now.atMs - rowStart.atMs >= options.rowSeconds * 1000 - 2500) {
         const state = now.stateBytes === undefined ? '–' : (now.stateBytes / MB).toFixed(0);
         const evictions = now.evictions === undefined ? '–' : fmt(now.evictions);
@@ -160,7 +164,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
       await new Promise((r) => setTimeout(r, 2000));
       drained = await sample(deployment.processes, started);
     }
-    return { samples, stopped, drained, peakRss, probes: probes.results, statusLatenciesMs: status.latenciesMs, fleet: fleet.counters, referenceCpuMs };
+    return { samples, stopped, drained, peakRss, peakSample, probes: probes.results, statusLatenciesMs: status.latenciesMs, fleet: fleet.counters, referenceCpuMs };
   } finally {
     reference.stop();
     await fleet.stop().catch(() => undefined);
@@ -170,7 +174,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
 const overallScored = (r: LoadResult) => rate(r.samples[0], r.stopped, 'scored');
 
 function printSummary(result: LoadResult, baseline: number): void {
-  const { samples, stopped, drained, peakRss } = result;
+  const { samples, stopped, drained, peakRss, peakSample } = result;
   const third = Math.max(1, Math.floor(samples.length / 3));
   const first = rate(samples[0], samples[third], 'scored');
   const last = rate(samples[samples.length - 1 - third], stopped, 'scored');
@@ -190,6 +194,9 @@ function printSummary(result: LoadResult, baseline: number): void {
     console.log(`| reference work CPU ms (machine speed; higher is slower), first third → last third of rows | ${mean(rows.slice(0, thirdOfRows)).toFixed(0)} → ${mean(rows.slice(-thirdOfRows)).toFixed(0)} |`);
   }
   console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
+  console.log(
+    `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB: heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB |`,
+  );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);

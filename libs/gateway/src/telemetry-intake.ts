@@ -49,7 +49,7 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
     this.preparer = new TelemetryPreparer(config.ingestWorkers ?? 0);
   }
 
-  /** `notJson`: the body held no JSON object at all (nothing published). */
+  /** `notJson`: the body held no JSON object at all (nothing published). `body` is consumed (see TelemetryPreparer). */
   async accept(workspaceId: string, type: TelemetryType, body: Buffer, now = new Date()): Promise<IntakeOutcome> {
     let prepared;
     try {

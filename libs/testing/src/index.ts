@@ -6,6 +6,7 @@ export * from './ndjson-body';
 export * from './temp-dir';
 export * from './openapi-validator';
 export * from './vigil-process';
+export * from './server-runtime-env';
 export * from './shared-dir';
 export * from './distributed';
 export { waitUntil } from './wait-until';

@@ -5,6 +5,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { serverRuntimeEnv } from './server-runtime-env';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -56,7 +57,7 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
   let output = '';
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
     cwd: REPO,
-    env: { ...process.env, VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', VIGIL_LOG_FORMAT: 'text', ...options.env },
+    env: { ...process.env, ...serverRuntimeEnv(), VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', VIGIL_LOG_FORMAT: 'text', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = options.outputFile === undefined ? (chunk: Buffer) => (output += chunk.toString()) : appendTo(options.outputFile);

@@ -3,6 +3,7 @@
  * telemetry bodies so that the main thread keeps answering HTTP while bodies are parsed.
  */
 import type { TelemetryType } from '@vigil/contracts';
+import { movableBuffersOf, type TaskContext } from '@vigil/platform';
 import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
 
 export interface PrepareRequest {
@@ -13,7 +14,10 @@ export interface PrepareRequest {
   nowMs: number;
 }
 
-export function handlePrepareRequest(request: PrepareRequest): PreparedTelemetry {
+export function handlePrepareRequest(request: PrepareRequest, context: TaskContext): PreparedTelemetry {
   const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
-  return prepareTelemetry(request.workspaceId, request.type, body, request.nowMs);
+  const prepared = prepareTelemetry(request.workspaceId, request.type, body, request.nowMs);
+  // The packed records (together about the size of the body) go back without a copy.
+  if (!prepared.notJson) context.transfer(movableBuffersOf(prepared.records.map((record) => record.value)));
+  return prepared;
 }

@@ -29,7 +29,9 @@ describe('TelemetryPreparer', () => {
   it('gives in an ingest thread exactly what it gives inline: counts, rejections, records and endpoints', async () => {
     const threaded = new TelemetryPreparer(1);
     try {
-      const inThread = await threaded.prepare('ws-1', 'dns', body(), NOW);
+      const sent = body();
+      const inThread = await threaded.prepare('ws-1', 'dns', sent, NOW);
+      expect(sent.byteLength).toBe(0); // moved to the ingest thread, not copied
       const inline = await new TelemetryPreparer(0).prepare('ws-1', 'dns', body(), NOW);
       expect(withoutBatchIds(inThread)).toEqual(withoutBatchIds(inline));
       expect(withoutBatchIds(inline)).toEqual(withoutBatchIds(prepareTelemetry('ws-1', 'dns', body(), NOW)));

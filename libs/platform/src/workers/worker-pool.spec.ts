@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { WorkerBudgetError, WorkerPool, WorkerQueueFullError, WorkerTaskError } from './worker-pool';
 import { waitUntil } from '@vigil/testing';
 import { siblingModule } from './task-module';
+import { movableBuffersOf } from './movable-buffers';
 
 const FIXTURE = siblingModule(path.join(__dirname, 'testing', 'x.ts'), 'pool-fixture-tasks');
 const limits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
@@ -38,6 +39,24 @@ describe('WorkerPool', () => {
       expect(await echo.run({ value: 3 })).toBe(3);
     } finally {
       await echo.close();
+    }
+  });
+
+  it('moves buffers to the thread and back instead of copying them, when asked to', async () => {
+    const task = pool<{ bytes: Uint8Array; size: number }, { sum: number; made: Uint8Array }>('sumAndMake');
+    try {
+      const bytes = new Uint8Array(1_000_000).fill(2);
+      const moved = await task.run({ bytes, size: 500_000 }, movableBuffersOf([bytes]));
+      expect(moved.sum).toBe(2_000_000);
+      expect(bytes.byteLength).toBe(0); // detached here: it went to the thread
+      expect(moved.made.byteLength).toBe(500_000);
+      expect(moved.made[499_999]).toBe(7);
+
+      const copied = new Uint8Array(10).fill(1);
+      expect((await task.run({ bytes: copied, size: 1 })).sum).toBe(10);
+      expect(copied.byteLength).toBe(10); // not listed: copied, still usable
+    } finally {
+      await task.close();
     }
   });
 

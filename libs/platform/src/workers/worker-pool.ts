@@ -58,6 +58,7 @@ export class WorkerTaskError extends Error {
 interface Task {
   id: number;
   input: unknown;
+  transfer: readonly ArrayBuffer[];
   resolve(value: unknown): void;
   reject(error: Error): void;
   progress?: string;
@@ -97,8 +98,11 @@ export class WorkerPool<I, O> {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 5 * 60_000;
   }
 
-  /** Runs one task; rejects with WorkerBudgetError, WorkerQueueFullError or WorkerTaskError. */
-  run(input: I): Promise<O> {
+  /**
+   * Runs one task; rejects with WorkerBudgetError, WorkerQueueFullError or WorkerTaskError. The `transfer`
+   * buffers move to the thread with the input instead of being copied (unusable by the caller afterwards).
+   */
+  run(input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
     if (this.closing) return Promise.reject(new WorkerTaskError(`${this.options.name} is shutting down`, 'Error'));
     const waiting = this.queue.length;
     const free = [...this.slots].some((s) => s.task === undefined && !s.closed) || this.slots.size < this.maxThreads;
@@ -106,7 +110,7 @@ export class WorkerPool<I, O> {
       return Promise.reject(new WorkerQueueFullError(`${this.options.name} is busy: ${waiting} tasks are waiting (at most ${this.maxQueued})`));
     }
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ id: this.nextId++, input, transfer, resolve: resolve as (value: unknown) => void, reject });
       this.dispatch();
     });
   }
@@ -194,7 +198,7 @@ export class WorkerPool<I, O> {
     slot.worker.ref();
     if (slot.ready) this.startClock(slot, task);
     const message: TaskMessage = { type: 'task', id: task.id, input: task.input };
-    slot.worker.postMessage(message);
+    slot.worker.postMessage(message, task.transfer);
   }
 
   private startClock(slot: Slot, task: Task): void {

@@ -27,6 +27,11 @@ export interface TaskContext {
    * overrun can name what was being done when the budget ran out.
    */
   progress(note: string): void;
+  /**
+   * Moves these buffers to the asking thread with the result instead of copying them (they are unusable here
+   * afterwards). Pass only buffers the result refers to and that nothing else in this thread still needs.
+   */
+  transfer(buffers: readonly ArrayBuffer[]): void;
 }
 
 /** A task module's handler: runs in the worker thread; its input and result are structured-cloned. */

@@ -8,7 +8,7 @@ import type { RuntimeMessage, TaskContext, TaskHandler, TaskMessage, WorkerBoot 
 function run(): void {
   const port = parentPort;
   if (port === null) return;
-  const post = (message: RuntimeMessage) => port.postMessage(message);
+  const post = (message: RuntimeMessage, transfer: readonly ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const boot = workerData as WorkerBoot;
   let handler: TaskHandler<unknown, unknown>;
   try {
@@ -22,13 +22,17 @@ function run(): void {
   }
   port.on('message', (message: TaskMessage) => {
     if (message?.type !== 'task') return;
-    const context: TaskContext = { progress: (note) => post({ type: 'progress', id: message.id, note }) };
+    const transferred: ArrayBuffer[] = [];
+    const context: TaskContext = {
+      progress: (note) => post({ type: 'progress', id: message.id, note }),
+      transfer: (buffers) => void transferred.push(...buffers),
+    };
     Promise.resolve()
       .then(() => handler(message.input, context))
       .then(
         (value) => {
           try {
-            post({ type: 'result', id: message.id, ok: true, value });
+            post({ type: 'result', id: message.id, ok: true, value }, transferred);
           } catch (error) {
             post({ type: 'result', id: message.id, ok: false, name: 'DataCloneError', message: `the task's result cannot be sent back: ${(error as Error).message}` });
           }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { serverRuntimeEnv } from '../server-runtime-env';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 
@@ -59,6 +60,7 @@ export class ServiceProcess {
       cwd: REPO_ROOT,
       env: {
         ...inheritedEnv(),
+        ...serverRuntimeEnv(),
         VIGIL_PORT: String(this.spec.port),
         VIGIL_HOST: '127.0.0.1',
         VIGIL_DATA_DIR: this.spec.dataDir,

@@ -36,3 +36,12 @@ export function lowerPriority(input: { nice: number }): { lowered: boolean; nice
   const lowered = lowerThreadPriority(input.nice);
   return { lowered, nice: threadNice() };
 }
+
+/** Sums the bytes it was handed, then hands back a new buffer of `size` bytes, moved rather than copied. */
+export function sumAndMake(input: { bytes: Uint8Array; size: number }, context: TaskContext): { sum: number; made: Uint8Array } {
+  let sum = 0;
+  for (const byte of input.bytes) sum += byte;
+  const made = new Uint8Array(input.size).fill(7);
+  context.transfer([made.buffer]);
+  return { sum, made };
+}
