@@ -114,6 +114,8 @@ function coresBusy(from: Sample, to: Sample): string {
 const mbOf = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
 
 /** Per-role RSS, for a deployment of several processes: "ingest-gateway 300 · scoring-engine 900 · …". */
+const engineActivity = (s: Sample) =>
+  s.storeActivityBytes === undefined ? '' : ` (merges ${mbOf(s.storeActivityBytes.merges)}, inserts ${mbOf(s.storeActivityBytes.inserts)}, queries ${mbOf(s.storeActivityBytes.queries)})`;
 const rolesOf = (s: Sample) => [...s.rssByRole].map(([role, bytes]) => `${role} ${mbOf(bytes)}`).join(' · ');
 
 /** Runs the fleet, probes and status poller against `deployment` for `options.minutes`, printing a row per interval, then drains. */
@@ -195,7 +197,7 @@ function printSummary(result: LoadResult, baseline: number): void {
   }
   console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
   console.log(
-    `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB: heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB |`,
+    `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB: heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB${engineActivity(peakSample)} |`,
   );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);

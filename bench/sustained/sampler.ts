@@ -21,6 +21,8 @@ export interface Sample {
   externalBytes?: number;
   /** Memory the embedded ClickHouse engine tracks. */
   storeEngineBytes?: number;
+  /** The part of storeEngineBytes that merges, inserts and queries running at the time hold. */
+  storeActivityBytes?: { merges: number; inserts: number; queries: number };
   stateBytes?: number;
   evictions?: number;
   /** CPU seconds used so far, summed over every process, by who used them. */
@@ -147,6 +149,12 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     result.threadHeapUsedBytes = addOptional(result.threadHeapUsedBytes, metricSum(text, 'vigil_scoring_thread_heap_bytes', 'kind="used"'));
     result.externalBytes = addOptional(result.externalBytes, metricSum(text, 'vigil_nodejs_external_memory_bytes'));
     result.storeEngineBytes = addOptional(result.storeEngineBytes, metricSum(text, 'vigil_store_engine_memory_bytes'));
+    const activity = (name: string) => metricSum(text, 'vigil_store_engine_activity_memory_bytes', `activity="${name}"`);
+    const [merges, inserts, queries] = [activity('merges'), activity('inserts'), activity('queries')];
+    if (merges !== undefined && inserts !== undefined && queries !== undefined) {
+      const sum = result.storeActivityBytes ?? { merges: 0, inserts: 0, queries: 0 };
+      result.storeActivityBytes = { merges: sum.merges + merges, inserts: sum.inserts + inserts, queries: sum.queries + queries };
+    }
     result.stateBytes = addOptional(result.stateBytes, metricSum(text, 'vigil_scoring_state_bytes'));
     result.evictions = addOptional(result.evictions, metricSum(text, 'vigil_scoring_state_evictions_total'));
   });

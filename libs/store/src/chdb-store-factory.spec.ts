@@ -140,6 +140,18 @@ describe('ChdbStoreFactory', () => {
     await expect(f.open('svc', [{ ...notes, apply: 'DROP TABLE svc.notes' as never }])).rejects.toThrow(/apply must be a function/);
   });
 
+  it("reports the engine's tracked memory, and what merges, inserts and queries hold of it, once connected", async () => {
+    const f = factory(path.join(root, 'memory'));
+    expect(await f.trackedMemory()).toBeUndefined();
+    await f.open('svc', [notes]);
+    const memory = await f.trackedMemory();
+    expect(memory?.total).toBeGreaterThan(0);
+    // The reading's own query runs while it reads system.processes; nothing merges or inserts.
+    expect(memory).toMatchObject({ merges: 0, inserts: 0 });
+    expect(memory?.queries).toBeGreaterThanOrEqual(0);
+    expect(memory?.queries).toBeLessThan(memory?.total ?? 0);
+  });
+
   it('createStoreFactory picks the implementation by kind', () => {
     expect(createStoreFactory({ kind: 'chdb', path: path.join(root, 'x') })).toBeInstanceOf(ChdbStoreFactory);
     expect(() => createStoreFactory({ kind: 'nope' } as never)).toThrow(/unknown store kind "nope"/);

@@ -10,6 +10,14 @@ import type { Migration, ServiceStore, StoreFactory } from './store';
 /** An engine connection: @clickhouse/client's connection contract, plus chdb's raw query for session statements. */
 type EngineConnection = ClientConnection & { chdb: { queryAsync(sql: string): Promise<unknown> } };
 
+/** Bytes the embedded engine tracks (`total`), and the part of it that merges and running statements hold. */
+export interface EngineMemory {
+  total: number;
+  merges: number;
+  inserts: number;
+  queries: number;
+}
+
 /** Engine connections per store: page requests, inserts and background reads each take a free one. */
 export const DEFAULT_ENGINE_CONNECTIONS = 4;
 
@@ -91,12 +99,24 @@ export class ChdbStoreFactory implements StoreFactory {
     return next;
   }
 
-  /** Memory the embedded engine accounts for (its caches, parts being written, merges), once connected. */
-  async trackedMemoryBytes(): Promise<number | undefined> {
+  /**
+   * Memory the embedded engine accounts for (its caches, parts being written, merges), once connected: in total,
+   * and how much of it the merges and the statements running now (inserts, queries) hold.
+   */
+  async trackedMemory(): Promise<EngineMemory | undefined> {
     if (this.client === undefined || this.closing) return undefined;
-    const result = await this.client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
-    const rows = await result.json<{ value: string | number }>();
-    return rows.length > 0 ? Number(rows[0].value) : undefined;
+    const result = await this.client.query({
+      query: `SELECT
+                (SELECT value FROM system.metrics WHERE metric = 'MemoryTracking') AS total,
+                (SELECT sum(memory_usage) FROM system.merges) AS merges,
+                (SELECT sumIf(memory_usage, query_kind = 'Insert') FROM system.processes) AS inserts,
+                (SELECT sumIf(memory_usage, query_kind != 'Insert') FROM system.processes) AS queries`,
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<Record<keyof EngineMemory, string | number | null>>();
+    if (rows.length === 0 || rows[0].total === null) return undefined;
+    const [row] = rows;
+    return { total: Number(row.total), merges: Number(row.merges ?? 0), inserts: Number(row.inserts ?? 0), queries: Number(row.queries ?? 0) };
   }
 
   /** Closes the engine connection and waits until chdb has really released the data directory. */

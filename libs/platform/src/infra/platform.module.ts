@@ -2,7 +2,7 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { BUS, createBus, type Bus } from '@vigil/bus';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { CountersModule } from '@vigil/counters';
-import { ChdbStoreFactory, STORE_FACTORY, createStoreFactory, type StoreFactory } from '@vigil/store';
+import { ChdbStoreFactory, STORE_FACTORY, createStoreFactory, type EngineMemory, type StoreFactory } from '@vigil/store';
 import { Gauge } from 'prom-client';
 import { metricsRegistry } from '../ops/metrics';
 import { OpsController } from '../ops/ops.controller';
@@ -44,14 +44,32 @@ export class PlatformModule implements OnApplicationShutdown {
 /** Embedded mode: the in-process ClickHouse engine's own memory is part of this process's RSS; report it. */
 function withEngineMemoryMetric(factory: StoreFactory): StoreFactory {
   if (factory instanceof ChdbStoreFactory) {
+    // Both gauges are filled from one reading per scrape (one engine query).
+    let reading: { at: number; memory: Promise<EngineMemory | undefined> } | undefined;
+    const read = () => {
+      if (reading === undefined || Date.now() - reading.at > 1000) reading = { at: Date.now(), memory: factory.trackedMemory().catch(() => undefined) };
+      return reading.memory;
+    };
     metricsRegistry.removeSingleMetric('vigil_store_engine_memory_bytes');
+    metricsRegistry.removeSingleMetric('vigil_store_engine_activity_memory_bytes');
     new Gauge({
       name: 'vigil_store_engine_memory_bytes',
       help: 'Memory tracked by the embedded ClickHouse engine (chdb) of this process',
       registers: [metricsRegistry],
       async collect() {
-        const bytes = await factory.trackedMemoryBytes().catch(() => undefined);
-        if (bytes !== undefined) this.set(bytes);
+        const memory = await read();
+        if (memory !== undefined) this.set(memory.total);
+      },
+    });
+    new Gauge({
+      name: 'vigil_store_engine_activity_memory_bytes',
+      help: 'Part of vigil_store_engine_memory_bytes held by what the engine is doing now: merges, inserts and queries',
+      labelNames: ['activity'],
+      registers: [metricsRegistry],
+      async collect() {
+        const memory = await read();
+        if (memory === undefined) return;
+        for (const activity of ['merges', 'inserts', 'queries'] as const) this.set({ activity }, memory[activity]);
       },
     });
   }
