@@ -59,7 +59,7 @@ const cores = (from: CpuSeconds, to: CpuSeconds, key: keyof CpuSeconds, seconds:
 
 async function activeParts(store: ServiceStore): Promise<{ parts: number; bytes: number }> {
   const result = await store.client.query({
-    query: "SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = 'telemetry' AND table = 'batches' AND active",
+    query: "SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = 'telemetry' AND startsWith(table, 'batches_v') AND active",
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ parts: string | number; bytes: string | number }>();

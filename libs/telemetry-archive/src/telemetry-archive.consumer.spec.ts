@@ -74,11 +74,12 @@ describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
     expect(rows).toEqual([{ src_ip: '10.9.0.1', event_count: 1 }]);
   });
 
-  it('merges the archive in 1 MiB blocks, up to 1 GiB parts, recompressing events with ZSTD(1)', async () => {
+  it('stores records in 1 MiB granules, merges them in 1 MiB blocks up to 1 GiB parts, recompressing events with ZSTD(1)', async () => {
     const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
-    const result = await store.client.query({ query: `SELECT create_table_query FROM system.tables WHERE database = 'telemetry' AND name = 'batches'`, format: 'JSONEachRow' });
+    const result = await store.client.query({ query: `SELECT create_table_query FROM system.tables WHERE database = 'telemetry' AND name = 'batches_v2'`, format: 'JSONEachRow' });
     const [{ create_table_query: ddl }] = await result.json<{ create_table_query: string }>();
     expect(ddl).toContain('`events` String CODEC(ZSTD(1))');
+    expect(ddl).toMatch(/index_granularity_bytes = 1048576\b/);
     expect(ddl).toMatch(/merge_max_block_size_bytes = 1048576\b/);
     expect(ddl).toMatch(/max_bytes_to_merge_at_max_space_in_pool = 1073741824\b/);
   });
