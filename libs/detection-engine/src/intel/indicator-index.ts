@@ -183,7 +183,14 @@ export class IndicatorIndex {
   ) {
     this.cidr4Prefixes = [...t.cidr4.keys()].sort((a, b) => b - a);
     this.cidr6Prefixes = [...t.cidr6.keys()].sort((a, b) => b - a);
+    this.cidr4Cover = coveredRanges(t.cidr4);
+    this.ipPortHosts4 = ipv4HostsOf(t.ipPorts.keys());
   }
+
+  /** Every IPv4 range some CIDR indicator covers, merged: most addresses fall outside all of them. */
+  private readonly cidr4Cover: Float64Array;
+  /** IPv4 addresses that have an `ip_port` indicator on some port. */
+  private readonly ipPortHosts4: ReadonlySet<number>;
 
   static empty(): IndicatorIndex {
     return new IndicatorIndexBuilder(0).build();
@@ -247,24 +254,31 @@ export class IndicatorIndex {
 
   /** Indicators for an address: the address itself, then its covering networks, narrowest first. */
   matchIp(address: string): readonly IndicatorMatch[] {
+    // A plain dotted quad (every flow's destination, mostly) is read without the general parser.
+    const quad = ipv4ToNumber(address);
+    if (quad !== undefined) return this.matchIpv4(quad);
     const ip = parseIp(address);
     if (ip === undefined) return NO_MATCHES;
+    if (ip.v === 4) return this.matchIpv4(ip.value);
     let out: IndicatorMatch[] | undefined;
-    if (ip.v === 4) {
-      const refs = this.t.ipv4.get(ip.value);
-      if (refs !== undefined) out = this.collect(out, 'ip', numberToIpv4(ip.value), refs);
-      for (const prefix of this.cidr4Prefixes) {
-        const key = ipv4PrefixKey(ip.value, prefix);
-        const hit = this.t.cidr4.get(prefix)!.get(key);
-        if (hit !== undefined) out = this.collect(out, 'cidr', `${numberToIpv4(key)}/${prefix}`, hit);
-      }
-    } else {
-      const refs = this.t.ipv6.get(ip.value);
-      if (refs !== undefined) out = this.collect(out, 'ip', address, refs);
-      for (const prefix of this.cidr6Prefixes) {
-        const hit = this.t.cidr6.get(prefix)!.get(ipv6PrefixKey(ip.value, prefix));
-        if (hit !== undefined) out = this.collect(out, 'cidr', `${address}/${prefix}`, hit);
-      }
+    const refs = this.t.ipv6.get(ip.value);
+    if (refs !== undefined) out = this.collect(out, 'ip', address, refs);
+    for (const prefix of this.cidr6Prefixes) {
+      const hit = this.t.cidr6.get(prefix)!.get(ipv6PrefixKey(ip.value, prefix));
+      if (hit !== undefined) out = this.collect(out, 'cidr', `${address}/${prefix}`, hit);
+    }
+    return out ?? NO_MATCHES;
+  }
+
+  private matchIpv4(value: number): readonly IndicatorMatch[] {
+    let out: IndicatorMatch[] | undefined;
+    const refs = this.t.ipv4.get(value);
+    if (refs !== undefined) out = this.collect(out, 'ip', numberToIpv4(value), refs);
+    if (!isCovered(this.cidr4Cover, value)) return out ?? NO_MATCHES;
+    for (const prefix of this.cidr4Prefixes) {
+      const key = ipv4PrefixKey(value, prefix);
+      const hit = this.t.cidr4.get(prefix)!.get(key);
+      if (hit !== undefined) out = this.collect(out, 'cidr', `${numberToIpv4(key)}/${prefix}`, hit);
     }
     return out ?? NO_MATCHES;
   }
@@ -272,7 +286,9 @@ export class IndicatorIndex {
   matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
     if (this.t.ipPorts.size === 0 || !Number.isInteger(port)) return NO_MATCHES;
     // A plain dotted quad is its own canonical form (ipv4ToNumber refuses leading zeros and spaces).
-    let canonical: string | undefined = ipv4ToNumber(address) !== undefined ? address : undefined;
+    const quad = ipv4ToNumber(address);
+    if (quad !== undefined && !this.ipPortHosts4.has(quad)) return NO_MATCHES;
+    let canonical: string | undefined = quad !== undefined ? address : undefined;
     if (canonical === undefined) {
       const ip = parseIp(address);
       if (ip === undefined) return NO_MATCHES;
@@ -319,4 +335,44 @@ export class IndicatorIndex {
     else for (const ref of refs) list.push({ kind, indicator, ...this.metas[ref] });
     return list;
   }
+}
+
+/** The ranges `[first, last, first, last, ...]` the CIDR tables cover, sorted and merged where they overlap or touch. */
+function coveredRanges(cidr4: ReadonlyMap<number, KeyedRefs<number>>): Float64Array {
+  const ranges: [number, number][] = [];
+  for (const [prefix, table] of cidr4) {
+    const span = 2 ** (32 - prefix);
+    for (const network of table.keys()) ranges.push([network, network + span - 1]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: number[] = [];
+  for (const [first, last] of ranges) {
+    const end = merged.length - 1;
+    if (end > 0 && first <= merged[end] + 1) merged[end] = Math.max(merged[end], last);
+    else merged.push(first, last);
+  }
+  return Float64Array.from(merged);
+}
+
+/** Whether `value` lies in one of the merged ranges (binary search). */
+function isCovered(ranges: Float64Array, value: number): boolean {
+  let low = 0;
+  let high = ranges.length / 2 - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (value < ranges[2 * mid]) high = mid - 1;
+    else if (value > ranges[2 * mid + 1]) low = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** The IPv4 addresses of `ip|port` keys. */
+function ipv4HostsOf(ipPortKeys: Iterable<string>): ReadonlySet<number> {
+  const hosts = new Set<number>();
+  for (const key of ipPortKeys) {
+    const value = ipv4ToNumber(key.slice(0, key.lastIndexOf('|')));
+    if (value !== undefined) hosts.add(value);
+  }
+  return hosts;
 }

@@ -56,6 +56,37 @@ describe('packed indicator tables', () => {
     expect(packed.size).toBe(maps.size);
   });
 
+  it('finds addresses at the edges of nested and adjacent networks, and ip:port indicators only on their host and port', () => {
+    const networks = indexOf([
+      { kind: 'cidr', value: '203.0.113.0/25', label: 'scanner:low', source: 'a' },
+      { kind: 'cidr', value: '203.0.113.128/25', label: 'scanner:high', source: 'a' },
+      { kind: 'cidr', value: '100.64.0.0/10', label: 'sinkhole:wide', source: 'a' },
+      { kind: 'cidr', value: '100.64.8.0/24', label: 'c2:narrow', source: 'a' },
+      { kind: 'ip', value: '100.64.8.9', label: 'c2:one', source: 'a' },
+      { kind: 'ip_port', value: '192.0.2.10:8443', label: 'c2:port', source: 'a' },
+      { kind: 'ip_port', value: '[2001:db8::5]:443', label: 'c2:six', source: 'a' },
+    ]);
+    for (const index of [networks, IndicatorIndex.fromPacked(networks.pack())]) {
+      const labels = (address: string) => index.matchIp(address).map((m) => m.label);
+      expect(labels('203.0.112.255')).toEqual([]);
+      expect(labels('203.0.113.0')).toEqual(['scanner:low']);
+      expect(labels('203.0.113.127')).toEqual(['scanner:low']);
+      expect(labels('203.0.113.128')).toEqual(['scanner:high']);
+      expect(labels('203.0.113.255')).toEqual(['scanner:high']);
+      expect(labels('203.0.114.0')).toEqual([]);
+      expect(labels('100.63.255.255')).toEqual([]);
+      expect(labels('100.64.0.0')).toEqual(['sinkhole:wide']);
+      expect(labels('100.64.8.9')).toEqual(['c2:one', 'c2:narrow', 'sinkhole:wide']);
+      expect(labels('100.127.255.255')).toEqual(['sinkhole:wide']);
+      expect(labels('100.128.0.0')).toEqual([]);
+      expect(labels('::ffff:100.64.8.1')).toEqual(['c2:narrow', 'sinkhole:wide']);
+      expect(index.matchIpPort('192.0.2.10', 8443).map((m) => m.label)).toEqual(['c2:port']);
+      expect(index.matchIpPort('192.0.2.10', 443)).toEqual([]);
+      expect(index.matchIpPort('192.0.2.11', 8443)).toEqual([]);
+      expect(index.matchIpPort('2001:db8::5', 443).map((m) => m.label)).toEqual(['c2:six']);
+    }
+  });
+
   it('cannot be packed twice', () => {
     expect(() => packed.pack()).toThrow(/already packed/);
   });

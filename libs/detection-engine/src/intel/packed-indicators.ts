@@ -7,6 +7,7 @@ export type Refs = number | number[];
 export interface KeyedRefs<K> {
   readonly size: number;
   get(key: K): Refs | undefined;
+  keys(): Iterable<K>;
 }
 
 /** Namespaces of the packed table: one per kind of key (an IPv4 address is a number, the rest are strings). */
@@ -84,7 +85,17 @@ export class PackedTable {
       namespace === 'ipv4'
         ? (key: number) => (size === 0 ? undefined : this.getNumber(ns, key))
         : (key: string) => (size === 0 ? undefined : this.getString(ns, key));
-    return { size, get: get as (key: K) => Refs | undefined };
+    return { size, get: get as (key: K) => Refs | undefined, keys: () => this.keysOf(ns) as Iterable<K> };
+  }
+
+  /** The keys of one namespace, in table order. */
+  private *keysOf(ns: number): Iterable<string | number> {
+    const e = this.entries;
+    for (let at = 0; at < e.length; at += FIELDS) {
+      if (e[at] !== ns) continue;
+      if (PACKED_NAMESPACES[ns] === 'ipv4') yield e[at + 1];
+      else yield String.fromCharCode(...this.chars.subarray(e[at + 1], e[at + 1] + e[at + 2]));
+    }
   }
 
   private getString(ns: number, key: string): Refs | undefined {
