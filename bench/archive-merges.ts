@@ -1,6 +1,6 @@
 /**
  * What the telemetry archive costs the embedded store: the sustained workload's bus records, inserted the way the
- * archive consumer inserts them (TabSeparatedRaw into `telemetry.incoming`), at a fixed rate, for minutes.
+ * archive consumer inserts them (`insertLines` into `telemetry.incoming`), at a fixed rate, for minutes.
  *
  *   node -r ./tools/register.cjs bench/archive-merges.ts [--minutes 5] [--rate-mb 20] [--insert-mb 8] [--layout 1]
  *
@@ -12,7 +12,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import type { TelemetryEvent } from '@vigil/contracts';
 import { packTelemetryRecords } from '@vigil/gateway';
@@ -59,7 +58,7 @@ const cores = (from: CpuSeconds, to: CpuSeconds, key: keyof CpuSeconds, seconds:
 
 async function activeParts(store: ServiceStore): Promise<{ parts: number; bytes: number }> {
   const result = await store.client.query({
-    query: "SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = 'telemetry' AND startsWith(table, 'batches_v') AND active",
+    query: "SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = 'telemetry' AND (table = 'batches' OR startsWith(table, 'batches_v')) AND active",
     format: 'JSONEachRow',
   });
   const [row] = await result.json<{ parts: string | number; bytes: string | number }>();
@@ -95,7 +94,7 @@ async function main(): Promise<void> {
         bytes += line.length + 1;
       }
       const body = Buffer.from(lines.join('\n') + '\n');
-      await store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) });
+      await store.insertLines('telemetry.incoming', body);
       sent += body.length;
       const due = started + (sent / options.rateBytesPerSecond) * 1000;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));

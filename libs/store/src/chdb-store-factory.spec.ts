@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ChdbStoreFactory } from './chdb-store-factory';
+import { ChdbStoreFactory, escapedForTsv } from './chdb-store-factory';
 import { createStoreFactory } from './create-store-factory';
 import { ChdbPathConflictError, MigrationConflictError, StoreConfigError } from './errors';
 import { runMigrations } from './run-migrations';
@@ -150,6 +150,25 @@ describe('ChdbStoreFactory', () => {
     expect(memory).toMatchObject({ merges: 0, inserts: 0 });
     expect(memory?.queries).toBeGreaterThanOrEqual(0);
     expect(memory?.queries).toBeLessThan(memory?.total ?? 0);
+  });
+
+  it('inserts lines as verbatim values, backslashes, quotes, escape-like text and UTF-8 included', async () => {
+    const f = factory(path.join(root, 'lines'));
+    const store = await f.open('svc', [{ version: 1, name: 'lines', statements: ['CREATE TABLE IF NOT EXISTS svc.lines (raw String) ENGINE = MergeTree ORDER BY tuple()'] }]);
+    const values = [
+      JSON.stringify({ q: 'say "hi"\\there', path: 'C:\\Temp\\x', u: 'é漢😀' }),
+      '\\N',
+      'a\\tb\\nc\\\\',
+      '{"plain":"no escapes at all"}',
+    ];
+    await store.insertLines('svc.lines', Buffer.from(values.map((v) => `${v}\n`).join('')));
+    expect((await rows<{ raw: string }>(store.client, 'SELECT raw FROM svc.lines')).map((r) => r.raw).sort()).toEqual([...values].sort());
+  });
+
+  it('passes lines without a backslash to the engine uncopied', () => {
+    const plain = Buffer.from('{"a":1}\n{"b":"é"}\n');
+    expect(escapedForTsv(plain)).toBe(plain);
+    expect(escapedForTsv(Buffer.from('x\\y\n')).toString()).toBe('x\\\\y\n');
   });
 
   it('createStoreFactory picks the implementation by kind', () => {

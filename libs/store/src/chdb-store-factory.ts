@@ -8,7 +8,13 @@ import { runMigrations } from './run-migrations';
 import type { Migration, ServiceStore, StoreFactory } from './store';
 
 /** An engine connection: @clickhouse/client's connection contract, plus chdb's raw query for session statements. */
-type EngineConnection = ClientConnection & { chdb: { queryAsync(sql: string): Promise<unknown> } };
+type EngineConnection = ClientConnection & {
+  chdb: {
+    queryAsync(sql: string): Promise<unknown>;
+    /** Hands the bytes to the engine without copying them into a JavaScript string. */
+    rawInsert(params: { table: string; format: 'TSV'; values: Buffer }): Promise<unknown>;
+  };
+};
 
 /** Bytes the embedded engine tracks (`total`), and the part of it that merges and running statements hold. */
 export interface EngineMemory {
@@ -69,6 +75,7 @@ function releaseBinding(): void {
 export class ChdbStoreFactory implements StoreFactory {
   readonly path: string;
   private client: ClickHouseClient | undefined;
+  private pool: PooledConnection<EngineConnection> | undefined;
   /** Settles once every engine connection has its session settings. */
   private sessionsReady: Promise<unknown> = Promise.resolve();
   private closing: Promise<void> | undefined;
@@ -93,7 +100,7 @@ export class ChdbStoreFactory implements StoreFactory {
       const client = this.connect();
       await this.sessionsReady;
       await runMigrations(client, database, migrations);
-      return { database, client };
+      return { database, client, insertLines: (table: string, lines: Buffer) => this.insertLines(table, lines) };
     });
     this.opening = next.catch(() => undefined);
     return next;
@@ -119,6 +126,12 @@ export class ChdbStoreFactory implements StoreFactory {
     return { total: Number(row.total), merges: Number(row.merges ?? 0), inserts: Number(row.inserts ?? 0), queries: Number(row.queries ?? 0) };
   }
 
+  private async insertLines(table: string, lines: Buffer): Promise<void> {
+    const pool = this.pool;
+    if (pool === undefined || this.closing) throw new StoreConfigError(`the chdb store at "${this.path}" is closed`);
+    await pool.run((engine) => engine.chdb.rawInsert({ table, format: 'TSV', values: escapedForTsv(lines) }));
+  }
+
   /** Closes the engine connection and waits until chdb has really released the data directory. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
@@ -136,7 +149,8 @@ export class ChdbStoreFactory implements StoreFactory {
       this.sessionsReady = Promise.all(members.map(async (m) => {
         for (const statement of SESSION_SETTINGS) await m.chdb.queryAsync(statement);
       }));
-      this.client = createClient({ connection: new PooledConnection(members) });
+      this.pool = new PooledConnection(members);
+      this.client = createClient({ connection: this.pool });
     } catch (error) {
       // Connections made before the failure would otherwise hold the engine open.
       for (const member of members) void member.close().catch(() => undefined);
@@ -155,6 +169,7 @@ export class ChdbStoreFactory implements StoreFactory {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
+    this.pool = undefined;
     try {
       await client.close();
       // close() returns before chdb tears the connection down when operations are still running on it.
@@ -163,4 +178,14 @@ export class ChdbStoreFactory implements StoreFactory {
       releaseBinding();
     }
   }
+}
+
+/**
+ * Lines of verbatim values as TabSeparated rows: TSV reads `\\` as one backslash, so backslashes are doubled (the
+ * only escape the lines can need, having no raw tab or newline). Most lines have none and go uncopied.
+ */
+export function escapedForTsv(lines: Buffer): Buffer {
+  if (!lines.includes(0x5c)) return lines;
+  // latin1 maps each byte to one character and back, so UTF-8 sequences pass through unchanged.
+  return Buffer.from(lines.toString('latin1').replaceAll('\\', '\\\\'), 'latin1');
 }

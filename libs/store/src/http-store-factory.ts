@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { StoreConfigError } from './errors';
 import { assertDatabaseName } from './identifiers';
@@ -62,7 +63,7 @@ export class HttpStoreFactory implements StoreFactory {
       client = createClient(buildHttpClientConfig(this.config, database));
       this.clients.set(database, client);
     }
-    return { database, client };
+    return { database, client, insertLines: (table, lines) => insertRawLines(client, table, lines) };
   }
 
   async close(): Promise<void> {
@@ -73,4 +74,9 @@ export class HttpStoreFactory implements StoreFactory {
     this.admin = undefined;
     await Promise.all(all.map((c) => c.close()));
   }
+}
+
+/** ServiceStore.insertLines over HTTP: the lines are the body of a TabSeparatedRaw insert. */
+export async function insertRawLines(client: ClickHouseClient, table: string, lines: Buffer): Promise<void> {
+  await client.insert({ table, format: 'TabSeparatedRaw', values: Readable.from([lines], { objectMode: false }) });
 }

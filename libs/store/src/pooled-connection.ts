@@ -11,10 +11,10 @@ type Result<M extends keyof ClientConnection> = ReturnType<ClientConnection[M]>;
  * goes to the member with the fewest calls in flight, so independent queries run side by side on the engine.
  * Calls that must follow one another are awaited by their callers, as with any ClickHouse client.
  */
-export class PooledConnection implements ClientConnection {
+export class PooledConnection<C extends ClientConnection = ClientConnection> implements ClientConnection {
   private readonly inFlight: number[];
 
-  constructor(private readonly members: readonly ClientConnection[]) {
+  constructor(private readonly members: readonly C[]) {
     if (members.length === 0) throw new TypeError('a connection pool needs at least one connection');
     this.inFlight = members.map(() => 0);
   }
@@ -43,7 +43,8 @@ export class PooledConnection implements ClientConnection {
     await Promise.all(this.members.map((c) => c.close()));
   }
 
-  private async run<T>(call: (connection: ClientConnection) => Promise<T>): Promise<T> {
+  /** Runs `call` on the member with the fewest calls in flight (for what a member offers beyond the contract). */
+  async run<T>(call: (connection: C) => Promise<T>): Promise<T> {
     let chosen = 0;
     for (let i = 1; i < this.inFlight.length; i++) if (this.inFlight[i] < this.inFlight[chosen]) chosen = i;
     this.inFlight[chosen]++;

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
 import { TOPICS } from '@vigil/contracts';
@@ -37,7 +36,7 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
     // Every partition's batches go through one insert at a time, so the archive never has a dozen inserts in
     // flight ahead of the findings a SOC tool is waiting for.
     this.inserter = new CoalescingInserter(
-      (body) => this.store.client.insert({ table: 'telemetry.incoming', format: 'TabSeparatedRaw', values: Readable.from([body], { objectMode: false }) }).then(() => undefined),
+      (body) => this.store.insertLines('telemetry.incoming', body),
       { maxBytes: MAX_INSERT_BYTES, lingerMs: INSERT_LINGER_MS },
     );
     this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: TELEMETRY_ARCHIVE_GROUP, fromBeginning: true }, (batch) =>
@@ -51,8 +50,8 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
   }
 
   private async archive(batch: BusBatch): Promise<void> {
-    // One TabSeparatedRaw line per record: the record's JSON verbatim (JSON.stringify never emits a raw tab or
-    // newline; a record that has them is re-serialized).
+    // One line per record: the record's JSON verbatim (JSON.stringify never emits a raw tab or newline; a record
+    // that has them is re-serialized).
     const lines = batch.records.map((record) => (record.value.includes(0x0a) || record.value.includes(0x09) ? reserialize(record.value) : record.value));
     if (lines.length === 0) return;
     await this.inserter.add(Buffer.concat(lines.flatMap((line) => [line, NEWLINE])));
