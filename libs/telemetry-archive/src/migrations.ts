@@ -13,6 +13,23 @@ const INCOMING_TO_BATCHES = `
          raw AS events
        FROM telemetry.incoming`;
 
+/** An archive table of bus records (migration 1 made `batches`, migration 3 `batches_v2`). */
+function batchesTable(name: string, eventsCodec: string, settings?: string): string {
+  return `CREATE TABLE IF NOT EXISTS telemetry.${name} (
+         workspace_id String,
+         type LowCardinality(String),
+         src_ip String,
+         batch_id String,
+         received_at DateTime64(3, 'UTC'),
+         event_count UInt32,
+         events String CODEC(${eventsCodec})
+       ) ENGINE = ReplacingMergeTree
+       PARTITION BY toYYYYMMDD(received_at)
+       ORDER BY (workspace_id, type, received_at, batch_id)
+       TTL toDateTime(received_at) + INTERVAL 30 DAY DELETE${settings === undefined ? '' : `
+       SETTINGS ${settings}`}`;
+}
+
 /**
  * Accepted telemetry, kept 30 days, one row per bus record: the events of one request on one events partition
  * (`src_ip` is the first event's source; a record holds every host of the request on that partition),
@@ -27,18 +44,7 @@ export const TELEMETRY_MIGRATIONS: Migration[] = [
     version: 1,
     name: 'telemetry batches',
     statements: [
-      `CREATE TABLE IF NOT EXISTS telemetry.batches (
-         workspace_id String,
-         type LowCardinality(String),
-         src_ip String,
-         batch_id String,
-         received_at DateTime64(3, 'UTC'),
-         event_count UInt32,
-         events String CODEC(ZSTD(3))
-       ) ENGINE = ReplacingMergeTree
-       PARTITION BY toYYYYMMDD(received_at)
-       ORDER BY (workspace_id, type, received_at, batch_id)
-       TTL toDateTime(received_at) + INTERVAL 30 DAY DELETE`,
+      batchesTable('batches', 'ZSTD(3)'),
       `CREATE TABLE IF NOT EXISTS telemetry.incoming (raw String) ENGINE = Null`,
       `CREATE MATERIALIZED VIEW IF NOT EXISTS telemetry.incoming_to_batches TO telemetry.batches AS ${INCOMING_TO_BATCHES}`,
     ],
@@ -68,19 +74,7 @@ export const TELEMETRY_MIGRATIONS: Migration[] = [
       // size is fixed when it is created, so new records go to batches_v2, batches_v1 keeps the older ones until
       // its TTL has emptied it, and `batches` reads both (queries and FINAL are unchanged).
       `DROP VIEW IF EXISTS telemetry.incoming_to_batches`,
-      `CREATE TABLE IF NOT EXISTS telemetry.batches_v2 (
-         workspace_id String,
-         type LowCardinality(String),
-         src_ip String,
-         batch_id String,
-         received_at DateTime64(3, 'UTC'),
-         event_count UInt32,
-         events String CODEC(ZSTD(1))
-       ) ENGINE = ReplacingMergeTree
-       PARTITION BY toYYYYMMDD(received_at)
-       ORDER BY (workspace_id, type, received_at, batch_id)
-       TTL toDateTime(received_at) + INTERVAL 30 DAY DELETE
-       SETTINGS index_granularity_bytes = 1048576, merge_max_block_size_bytes = 1048576, max_bytes_to_merge_at_max_space_in_pool = 1073741824`,
+      batchesTable('batches_v2', 'ZSTD(1)', 'index_granularity_bytes = 1048576, merge_max_block_size_bytes = 1048576, max_bytes_to_merge_at_max_space_in_pool = 1073741824'),
       `CREATE MATERIALIZED VIEW IF NOT EXISTS telemetry.incoming_to_batches TO telemetry.batches_v2 AS ${INCOMING_TO_BATCHES}`,
     ],
     apply: readBothArchiveTables,
