@@ -7,7 +7,7 @@ import { PooledConnection, type ClientConnection } from './pooled-connection';
 import { runMigrations } from './run-migrations';
 import type { Migration, ServiceStore, StoreFactory } from './store';
 
-/** An engine connection: @clickhouse/client's connection contract, plus chdb's raw query for session statements. */
+/** An engine connection: @clickhouse/client's connection contract, plus chdb's raw query (session statements) and raw insert. */
 type EngineConnection = ClientConnection & {
   chdb: {
     queryAsync(sql: string): Promise<unknown>;
