@@ -1,5 +1,6 @@
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent } from '@vigil/contracts';
 import type { Endpoint, ObservedEvent } from './detections/detection';
+import { splitHostname, type SplitHostname } from './domain';
 import { parseUtcTimestamp } from './utc-timestamp';
 
 /** Host of an HTTP URL; accepts URLs without a scheme (`example.com/path`), as sensors send them. */
@@ -112,3 +113,8 @@ export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed:
     return lastValue;
   };
 }
+
+/** The split of the event's host name (DNS query, HTTP URL host), worked out once per event for every detection. */
+export const hostnameSplitOf: (observed: ObservedEvent) => Readonly<SplitHostname> | undefined = perEvent((observed) =>
+  observed.hostname === undefined ? undefined : splitHostname(observed.hostname),
+);

@@ -91,6 +91,7 @@ export class IndicatorStore {
    */
   private readonly seed: IndicatorIndex = IndicatorIndex.empty();
   private index: IndicatorIndex = IndicatorIndex.empty();
+  private indexGeneration = 0;
   private readonly layers = new Map<string, ListLayer>();
   private readonly maxIndicators: number;
   private readonly maxListBytes: number;
@@ -122,6 +123,19 @@ export class IndicatorStore {
   /** The indexed seed, to give other threads' stores (its table is shared memory, so posting it does not copy it). */
   get sharedSeed(): SharedSeed | undefined {
     return this.shared;
+  }
+
+  /**
+   * Changes with every load, unload and refresh of the run-time lists: callers that remember answers derived
+   * from matches (per host name, say) drop them when it moves.
+   */
+  get generation(): number {
+    return this.indexGeneration;
+  }
+
+  private swapIndex(next: IndicatorIndex): void {
+    this.index = next;
+    this.indexGeneration++;
   }
 
   /** Indicators held: the seed plus every run-time list. */
@@ -183,7 +197,7 @@ export class IndicatorStore {
       const layer = this.parseLayer(name, source, format, options, text);
       const next = new Map(this.layers);
       next.set(name, layer);
-      this.index = this.buildIndex(next);
+      this.swapIndex(this.buildIndex(next));
       this.layers.set(name, layer);
       return { ...layer.summary };
     });
@@ -195,7 +209,7 @@ export class IndicatorStore {
       if (!this.layers.has(name)) return false;
       const next = new Map(this.layers);
       next.delete(name);
-      this.index = this.buildIndex(next);
+      this.swapIndex(this.buildIndex(next));
       this.layers.delete(name);
       return true;
     });
@@ -216,7 +230,7 @@ export class IndicatorStore {
           next.set(name, { ...layer, summary: { ...layer.summary, error: (error as Error).message } });
         }
       }
-      this.index = this.buildIndex(next);
+      this.swapIndex(this.buildIndex(next));
       this.layers.clear();
       for (const [name, layer] of next) this.layers.set(name, layer);
       return { lists: this.lists(), indicators: this.size };

@@ -1,9 +1,14 @@
 import { benignDnsEvents } from '@vigil/testing';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '@vigil/testing';
+import { IndicatorStore } from '../../intel/indicator-store';
 import { observeEvent } from '../../observed-event';
 import { PopularitySet } from '../../popularity/popularity';
 import { batch, benignNames, dnsEvent, seededRandom, shuffled, T0 } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
 import { createDgaDetector, DgaVolumeDetector } from './dga-volume';
+import { dynamicDnsZoneOf } from './dynamic-zone';
 
 let seq = 0;
 function observe(query: string, timeMs: number, srcIP = '10.0.0.5', workspaceId = 'ws-test'): ObservedEvent {
@@ -146,6 +151,26 @@ describe('DgaVolumeDetector', () => {
     expect(fired(createDgaDetector({ popularity, dynamicZone: zone }), names.map((n, i) => observe(n, T0 + i * 3000))).length).toBeGreaterThan(0);
     // Without the zone list every name is the provider's registered domain: one domain, nothing to weigh.
     expect(fired(createDgaDetector({ popularity }), names.map((n, i) => observe(n, T0 + i * 3000)))).toEqual([]);
+  });
+
+  it('re-reads a name once the intel lists name a new dynamic DNS zone above it', async () => {
+    const dir = makeTempDir('dga-zones-');
+    try {
+      const intel = new IndicatorStore({ seed: false });
+      const popularity = PopularitySet.fromText('# vigil popularity v1\n[top100k]\ndyn-zone.example.net\n');
+      const detector = createDgaDetector({ popularity, dynamicZone: dynamicDnsZoneOf(intel) });
+      const names = flightsimNames(12, 11).map((n) => `${n.slice(0, n.indexOf('.'))}.dyn-zone.example.net`);
+      // Unknown as a zone, every name is the popular provider's own domain: nothing to count.
+      expect(fired(detector, names.map((n, i) => observe(n, T0 + i * 3000)))).toEqual([]);
+
+      const list = join(dir.path, 'zones.txt');
+      writeFileSync(list, 'dyn-zone.example.net\n');
+      await intel.loadList(list, 'lines', { label: 'freedns:dynamic-dns' });
+      // The same names from another host, now judged by the label under the zone.
+      expect(fired(detector, names.map((n, i) => observe(n, T0 + 60_000 + i * 3000, '10.0.0.77'))).length).toBeGreaterThan(0);
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('does not count domains the network has used for longer than the novelty period', () => {

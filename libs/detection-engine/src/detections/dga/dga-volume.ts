@@ -14,7 +14,9 @@ import type {
   EvidenceEvent,
   ObservedEvent,
 } from '../detection';
+import { BoundedMemo } from '../../bounded-memo';
 import { DgaModel } from './dga-model';
+import type { DynamicZoneLookup } from './dynamic-zone';
 import { defaultDgaModel } from './dga-score';
 import { hostEvidence, type HostEvidence } from './host-evidence';
 import { providerAssignedZone } from './provider-assigned';
@@ -61,7 +63,7 @@ export interface DgaVolumeOptions {
    * there the label under the zone is the generated one. Without it, names under zones that are not public
    * suffixes count as the zone itself.
    */
-  dynamicZone?: (hostname: string) => string | undefined;
+  dynamicZone?: DynamicZoneLookup;
   model?: DgaModel;
   popularity?: PopularitySet;
 }
@@ -88,6 +90,9 @@ export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   maxEvidence: 10,
 };
 
+const CANDIDATE_MEMO_SIZE = 8192;
+const MAX_HOSTNAME_LENGTH = 253;
+
 /** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
 const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
 
@@ -112,6 +117,9 @@ export class DgaVolumeDetector implements Detector {
   lastEvidence: HostEvidence | undefined;
   /** Scores of recently seen unranked labels: hosts repeat their lookups. */
   private readonly scores = new LruMap<string, number>(10_000);
+  /** Hosts repeat their lookups: each name's candidate verdict is remembered. */
+  private candidates: BoundedMemo<RegistrableLabel | undefined>;
+  private candidatesGeneration = 0;
 
   constructor(options: Partial<DgaVolumeOptions> = {}) {
     this.options = { ...DEFAULT_DGA_VOLUME_OPTIONS, ...options };
@@ -129,16 +137,15 @@ export class DgaVolumeDetector implements Detector {
     this.popularity = o.popularity ?? defaultPopularity();
     this.hosts = new LruMap(o.maxHosts);
     this.firstSeen = new LruMap(o.maxRememberedDomains);
+    this.candidates = this.newCandidateMemo();
+    this.candidatesGeneration = o.dynamicZone?.generation?.() ?? 0;
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     this.lastEvidence = undefined;
     if (observed.hostname === undefined) return undefined;
-    const r = this.candidateLabel(observed.hostname);
-    if (r === undefined || r.label.length < this.options.minLabelLength) return undefined;
-    const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
-    if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
-    if (this.popularity.tier(r.domain) !== undefined || providerAssignedZone(r.domain) !== undefined) return undefined;
+    const r = this.candidateOf(observed.hostname);
+    if (r === undefined) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
     const firstSeenMs = this.firstSeen.get(seenKey);
@@ -166,6 +173,30 @@ export class DgaVolumeDetector implements Detector {
       this.scores.set(label, score);
     }
     return score;
+  }
+
+  /** The name's candidate domain and label, from the memo (which is dropped when the dynamic DNS zones change). */
+  private candidateOf(hostname: string): RegistrableLabel | undefined {
+    const generation = this.options.dynamicZone?.generation?.() ?? 0;
+    if (generation !== this.candidatesGeneration) {
+      this.candidates = this.newCandidateMemo();
+      this.candidatesGeneration = generation;
+    }
+    return this.candidates.get(hostname);
+  }
+
+  private newCandidateMemo(): BoundedMemo<RegistrableLabel | undefined> {
+    return new BoundedMemo(CANDIDATE_MEMO_SIZE, (hostname) => this.judgeCandidate(hostname), MAX_HOSTNAME_LENGTH);
+  }
+
+  /** Items (1), (3) and (4) of {@link DgaVolumeOptions} plus internal names: a pure function of the name. */
+  private judgeCandidate(hostname: string): RegistrableLabel | undefined {
+    const r = this.candidateLabel(hostname);
+    if (r === undefined || r.label.length < this.options.minLabelLength) return undefined;
+    const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
+    if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
+    if (this.popularity.tier(r.domain) !== undefined || providerAssignedZone(r.domain) !== undefined) return undefined;
+    return r;
   }
 
   private candidateLabel(hostname: string): RegistrableLabel | undefined {

@@ -1,6 +1,7 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
-import { matchZone, splitHostname, zoneSet, type SplitHostname } from '../../domain';
+import { matchZone, zoneSet, type SplitHostname } from '../../domain';
+import { hostnameSplitOf } from '../../observed-event';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { readLru, writeLru } from '../../state/lru-snapshot';
@@ -120,10 +121,12 @@ const TLD_LIKE = /^(?:[a-z]{2,24}|xn--[a-z0-9-]{1,59})$/;
  * The window key (`registeredDomain`) and the subdomain to judge, or undefined when the name has nothing left of
  * its domain. Names under a public suffix answer with the shared split of the name (nothing allocated per query).
  */
-function tunnelTarget(hostname: string): Readonly<SplitHostname> | undefined {
+function tunnelTarget(observed: ObservedEvent): Readonly<SplitHostname> | undefined {
+  const hostname = observed.hostname;
+  if (hostname === undefined) return undefined;
   const lastDot = hostname.lastIndexOf('.');
   if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname };
-  const split = splitHostname(hostname);
+  const split = hostnameSplitOf(observed);
   if (split === undefined || split.subdomain === '') return undefined;
   return split;
 }
@@ -171,7 +174,7 @@ export class DnsTunnelDetector implements Detector {
   /** The name to judge, or undefined when it has nothing left of its domain or lies in an allow-listed zone. */
   private targetOf(observed: ObservedEvent): Readonly<SplitHostname> | undefined {
     if (observed.hostname === undefined || observed.rawHostname === undefined) return undefined;
-    const target = tunnelTarget(observed.hostname);
+    const target = tunnelTarget(observed);
     if (target === undefined || matchZone(target.hostname, this.allowList) !== undefined) return undefined;
     return target;
   }

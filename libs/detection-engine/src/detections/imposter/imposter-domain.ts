@@ -1,6 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import { splitHostname } from '../../domain';
+import { hostnameSplitOf } from '../../observed-event';
 import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
 import { LruMap } from '../../state/lru-map';
@@ -82,7 +82,7 @@ export class ImposterDomainDetector implements Detector {
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     if (observed.hostname === undefined) return undefined;
-    const split = splitHostname(observed.hostname);
+    const split = hostnameSplitOf(observed);
     if (split === undefined) return undefined;
     const domain = split.registeredDomain;
     const brandLabel = this.brandOfDomain.get(domain);
