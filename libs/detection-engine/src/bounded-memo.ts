@@ -5,8 +5,9 @@
  * one. Recently used entries therefore survive; at most `maxSize` are held.
  */
 export class BoundedMemo<V> {
-  private current = new Map<string, V>();
-  private previous = new Map<string, V>();
+  // Values are held wrapped so that a computed `undefined` is told apart from a miss by one lookup.
+  private current = new Map<string, V | typeof UNDEFINED>();
+  private previous = new Map<string, V | typeof UNDEFINED>();
   private readonly generationSize: number;
 
   /**
@@ -28,23 +29,29 @@ export class BoundedMemo<V> {
 
   get(key: string): V {
     const hit = this.current.get(key);
-    if (hit !== undefined || this.current.has(key)) return hit as V;
-    if (this.previous.has(key)) {
-      const value = this.previous.get(key) as V;
+    if (hit !== undefined) return unwrap(hit);
+    const earlier = this.previous.get(key);
+    if (earlier !== undefined) {
       this.previous.delete(key);
-      this.remember(key, value);
-      return value;
+      this.remember(key, earlier);
+      return unwrap(earlier);
     }
     const value = this.compute(key);
-    if (key.length <= this.maxKeyLength) this.remember(key, value);
+    if (key.length <= this.maxKeyLength) this.remember(key, value === undefined ? UNDEFINED : value);
     return value;
   }
 
-  private remember(key: string, value: V): void {
+  private remember(key: string, value: V | typeof UNDEFINED): void {
     if (this.current.size >= this.generationSize) {
       this.previous = this.current;
       this.current = new Map();
     }
     this.current.set(key, value);
   }
+}
+
+const UNDEFINED: unique symbol = Symbol('undefined');
+
+function unwrap<V>(held: V | typeof UNDEFINED): V {
+  return (held === UNDEFINED ? undefined : held) as V;
 }
