@@ -299,8 +299,15 @@ export class IndicatorIndex {
   }
 
   /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
+  /** URLs already matched: requests repeat, and normalising a URL costs more than the lookups. */
+  private readonly urlMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (url) => this.matchUrlUncached(url), 256);
+
   matchUrl(url: string): readonly IndicatorMatch[] {
-    if (this.t.urls.size === 0) return NO_MATCHES;
+    if (this.t.urls.size === 0 || typeof url !== 'string') return NO_MATCHES;
+    return this.urlMatches.get(url);
+  }
+
+  private matchUrlUncached(url: string): readonly IndicatorMatch[] {
     const parsed = normaliseUrl(url);
     if (parsed === undefined || parsed.path === '') return NO_MATCHES;
     let out: IndicatorMatch[] | undefined;

@@ -13,7 +13,8 @@ const MD5 = /^[0-9a-f]{32}$/;
 /** Lower-case host name without leading/trailing dots, or undefined when it is not a valid name. */
 export function normaliseDomain(name: string): string | undefined {
   const domain = name.trim().toLowerCase().replace(/^\.+|\.+$/g, '');
-  return DOMAIN.test(domain) && isIP(domain) === 0 ? domain : undefined;
+  // DOMAIN has no ':', so of the addresses only a dotted quad can match it.
+  return DOMAIN.test(domain) && ipv4ToNumber(domain) === undefined ? domain : undefined;
 }
 
 /**
