@@ -120,10 +120,8 @@ export class ChdbStoreFactory implements StoreFactory {
                 (SELECT sumIf(memory_usage, query_kind != 'Insert') FROM system.processes) AS queries`,
       format: 'JSONEachRow',
     });
-    const rows = await result.json<Record<keyof EngineMemory, string | number | null>>();
-    if (rows.length === 0 || rows[0].total === null) return undefined;
-    const [row] = rows;
-    return { total: Number(row.total), merges: Number(row.merges ?? 0), inserts: Number(row.inserts ?? 0), queries: Number(row.queries ?? 0) };
+    const rows = await result.json<EngineMemoryRow>();
+    return rows.length === 0 ? undefined : engineMemoryOf(rows[0]);
   }
 
   private async insertLines(table: string, lines: Buffer): Promise<void> {
@@ -178,6 +176,17 @@ export class ChdbStoreFactory implements StoreFactory {
       releaseBinding();
     }
   }
+}
+
+type EngineMemoryRow = Record<keyof EngineMemory, string | number | null>;
+
+/**
+ * The engine's memory reading. Its `MemoryTracking` counter can read below zero (memory the library allocated
+ * before the counter started, freed afterwards, is subtracted): a negative total is reported as none.
+ */
+export function engineMemoryOf(row: EngineMemoryRow): EngineMemory | undefined {
+  if (row.total === null) return undefined;
+  return { total: Math.max(0, Number(row.total)), merges: Number(row.merges ?? 0), inserts: Number(row.inserts ?? 0), queries: Number(row.queries ?? 0) };
 }
 
 /**
