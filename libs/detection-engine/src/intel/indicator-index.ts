@@ -298,10 +298,10 @@ export class IndicatorIndex {
     return refs === undefined ? NO_MATCHES : this.collect(undefined, 'ip_port', `${address}:${port}`, refs);
   }
 
-  /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
   /** URLs already matched: requests repeat, and normalising a URL costs more than the lookups. */
   private readonly urlMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (url) => this.matchUrlUncached(url), 256);
 
+  /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
   matchUrl(url: string): readonly IndicatorMatch[] {
     if (this.t.urls.size === 0 || typeof url !== 'string') return NO_MATCHES;
     return this.urlMatches.get(url);
