@@ -58,6 +58,8 @@ export class LeaseTracker {
 
   /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
   holderAt(workspaceId: string, address: string, timeMs: number): LeaseHolder | undefined {
+    // Asked for every event; most deployments send no leases, and the key would be built for nothing.
+    if (this.addresses.size === 0) return undefined;
     const leases = this.addresses.get(`${workspaceId}\u0000${address}`);
     if (leases === undefined) return undefined;
     for (let i = leases.length - 1; i >= 0; i--) {

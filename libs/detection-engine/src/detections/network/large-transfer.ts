@@ -94,6 +94,8 @@ export class LargeTransferDetector implements Detector {
   private readonly kind: TransferKind;
   private readonly options: LargeTransferOptions;
   private readonly sums: BucketedSums;
+  /** The flow's [bytes out, bytes in], reused: {@link BucketedSums.add} reads it at once. */
+  private readonly measures: number[] = [0, 0];
 
   constructor(kind: keyof typeof TRANSFER_KINDS, options: Partial<LargeTransferOptions> = {}) {
     this.kind = TRANSFER_KINDS[kind];
@@ -112,7 +114,10 @@ export class LargeTransferDetector implements Detector {
     const bytesOut = flow.bytesOut ?? 0;
     if (bytesOut === 0 || !this.kind.matches(flow)) return undefined;
     const key = flow.pairKey;
-    const totals = this.sums.add(key, [bytesOut, flow.bytesIn ?? 0], observed);
+    const measures = this.measures;
+    measures[0] = bytesOut;
+    measures[1] = flow.bytesIn ?? 0;
+    const totals = this.sums.add(key, measures, observed);
     if (totals === undefined || totals[0] < this.options.minBytesOut) return undefined;
 
     const { weight, evidence } = this.sums.takePending(key, observed, this.options.maxEvidence);
