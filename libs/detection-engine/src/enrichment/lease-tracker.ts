@@ -10,9 +10,11 @@ export interface LeaseHolder {
   mac?: string;
 }
 
-interface Lease extends LeaseHolder {
+interface Lease {
   startMs: number;
   endMs: number;
+  /** Handed out as is by {@link LeaseTracker.holderAt}: never changed after the lease is made. */
+  holder: Readonly<LeaseHolder>;
 }
 
 /** Lease types that end a lease rather than grant one (DHCP message names as sensors spell them). */
@@ -49,7 +51,7 @@ export class LeaseTracker {
     if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
     if (!ending) {
       const durationMs = typeof event.duration === 'number' && event.duration > 0 ? event.duration * 1000 : DEFAULT_LEASE_MS;
-      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, ...holderOf(event) });
+      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, holder: holderOf(event) });
       leases.sort((a, b) => a.startMs - b.startMs);
       if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
     }
@@ -57,14 +59,14 @@ export class LeaseTracker {
   }
 
   /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
-  holderAt(workspaceId: string, address: string, timeMs: number): LeaseHolder | undefined {
+  holderAt(workspaceId: string, address: string, timeMs: number): Readonly<LeaseHolder> | undefined {
     // Asked for every event; most deployments send no leases, and the key would be built for nothing.
     if (this.addresses.size === 0) return undefined;
     const leases = this.addresses.get(`${workspaceId}\u0000${address}`);
     if (leases === undefined) return undefined;
     for (let i = leases.length - 1; i >= 0; i--) {
       const lease = leases[i];
-      if (lease.startMs <= timeMs && timeMs < lease.endMs) return { ...(lease.host ? { host: lease.host } : {}), ...(lease.mac ? { mac: lease.mac } : {}) };
+      if (lease.startMs <= timeMs && timeMs < lease.endMs) return lease.holder;
     }
     return undefined;
   }
@@ -75,7 +77,7 @@ export class LeaseTracker {
 
   /** Per (workspace, address) `[startMs, endMs, host, mac, ...]`, oldest lease first. */
   snapshot(): unknown[] {
-    return writeLru(this.addresses, (leases) => leases.flatMap((l) => [writeNumber(l.startMs), writeNumber(l.endMs), l.host ?? null, l.mac ?? null]));
+    return writeLru(this.addresses, (leases) => leases.flatMap((l) => [writeNumber(l.startMs), writeNumber(l.endMs), l.holder.host ?? null, l.holder.mac ?? null]));
   }
 
   /** Replaces the leases with a {@link snapshot} (undefined: none). */
@@ -89,7 +91,10 @@ export class LeaseTracker {
         for (let i = Math.max(0, t.length - 4 * MAX_LEASES_PER_ADDRESS); i < t.length; i += 4) {
           const host = readOptionalString(t[i + 2], `${at}.host`);
           const mac = readOptionalString(t[i + 3], `${at}.mac`);
-          leases.push({ startMs: readNumber(t[i], `${at}.startMs`), endMs: readNumber(t[i + 1], `${at}.endMs`), ...(host ? { host } : {}), ...(mac ? { mac } : {}) });
+          const holder: LeaseHolder = {};
+          if (host) holder.host = host;
+          if (mac) holder.mac = mac;
+          leases.push({ startMs: readNumber(t[i], `${at}.startMs`), endMs: readNumber(t[i + 1], `${at}.endMs`), holder });
         }
         return leases;
       },
