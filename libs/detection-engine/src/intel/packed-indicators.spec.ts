@@ -23,6 +23,10 @@ function expectSameAnswers(maps: IndicatorIndex, packed: IndicatorIndex, value: 
   expect(packed.matchCert(value)).toEqual(maps.matchCert(value));
 }
 
+// Loading the whole committed seed takes about a second on a quiet machine and more than four under the full test
+// run's load, past jest's default 5 s.
+const SEED_TEST_TIMEOUT_MS = 30_000;
+
 describe('packed indicator tables', () => {
   const records: IndicatorRecord[] = [
     { kind: 'domain', value: 'evil.example', label: 'c2:Emotet', source: 'a' },
@@ -105,7 +109,7 @@ describe('packed indicator tables', () => {
       if (seedPacked.matchDomain(value).length + seedPacked.matchIp(value).length + seedPacked.matchUrl(value).length > 0) hits++;
     }
     expect(hits).toBeGreaterThan(seedRecords.length / STRIDE / 2);
-  });
+  }, SEED_TEST_TIMEOUT_MS);
 
   it('is shared with a worker thread, not copied, and answers there', async () => {
     const store = new IndicatorStore();
@@ -140,5 +144,5 @@ describe('packed indicator tables', () => {
     const seedDomain = 'www.' + gunzipSync(readFileSync(DEFAULT_SEED_PATH)).toString('utf8').split('\n').find((line) => /^[a-z0-9-]+\.[a-z]+$/.test(line))!;
     expect(adopted.matchDomain(seedDomain).length).toBeGreaterThan(0);
     expect(adopted.matchDomain(seedDomain)).toEqual(store.matchDomain(seedDomain));
-  });
+  }, SEED_TEST_TIMEOUT_MS);
 });

@@ -158,6 +158,7 @@ describe('TLS: suspicious servers, judged per host and destination', () => {
     expect(detector.evidence(session(0, { subject: 'CN=portal-login.xyz', issuer: LE, ...VALID }))).toBe(0);
   });
 
+  // Loads the whole intel seed, which can take longer than jest's default 5 s under the full test run's load.
   it("takes the intel seed's known-bad JA3 into the pattern (engine wiring), and only with a suspicious certificate", () => {
     const [pattern] = createWebDetectors({ intel: new IndicatorStore() });
     const seedJa3 = '724dedf93fb5a3636a0f1ee8fcec8801'; // Cobalt Strike, tools/intel/curated.vigil
@@ -168,7 +169,7 @@ describe('TLS: suspicious servers, judged per host and destination', () => {
     expect([0, 1, 2].map((i) => pattern.inspect(session(i, { ...cert, destIP: '45.77.10.31', ja3: 'cd08e31494f9531f560d64c695473da9' }))).filter(Boolean)).toEqual([]);
     // the known-bad JA3 with a CA-issued certificate adds nothing here (the intel detection reports the fingerprint)
     expect([0, 1, 2].map((i) => pattern.inspect(session(i, { subject: 'CN=www.example.org', issuer: LE, ...VALID, destIP: '45.77.10.32', ja3: seedJa3 }))).filter(Boolean)).toEqual([]);
-  });
+  }, 30_000);
 
   it('restores from a snapshot and goes on as if it never stopped', () => {
     const events = Array.from({ length: 6 }, (_, i) => session(i, { ...LOCALHOST, destPort: 50050 }));
