@@ -9,23 +9,47 @@ export interface HostKey {
   generated: boolean;
 }
 
+/** Makes an ed25519 key pair in OpenSSH format. */
+export type KeyPairGenerator = () => { private: string; public: string };
+
+const generateEd25519: KeyPairGenerator = () => utils.generateKeyPairSync('ed25519', { comment: 'vigil-sftp' });
+
+/** Pairs tried before giving up; each bad one has a 1 in 256 chance, so more than two in a row never happens. */
+const MAX_GENERATION_ATTEMPTS = 8;
+
 /**
  * The server's SSH host key: read from `file`, or generated (ed25519) there with mode 0600 on first start, so the
  * fingerprint sensors pin stays the same across restarts.
  */
-export function loadOrCreateHostKey(file: string): HostKey {
+export function loadOrCreateHostKey(file: string, generate: KeyPairGenerator = generateEd25519): HostKey {
   let generated = false;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const pair = utils.generateKeyPairSync('ed25519', { comment: 'vigil-sftp' });
-    fs.writeFileSync(file, pair.private, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, generateReadableKey(generate), { mode: 0o600, flag: 'wx' });
     generated = true;
   }
   const privateKey = fs.readFileSync(file);
-  const parsed = utils.parseKey(privateKey);
-  const key: ParsedKey | Error | undefined = Array.isArray(parsed) ? (parsed as ParsedKey[])[0] : parsed;
-  if (key === undefined || key instanceof Error || !key.isPrivateKey()) {
-    throw new Error(`VIGIL_SFTP_HOST_KEY: ${file} is not an unencrypted OpenSSH private key${key instanceof Error ? ` (${key.message})` : ''}`);
-  }
+  const key = privateKeyOf(privateKey);
+  if (key instanceof Error) throw new Error(`VIGIL_SFTP_HOST_KEY: ${file} is not an unencrypted OpenSSH private key${key.message ? ` (${key.message})` : ''}`);
   return { privateKey, fingerprint: sshFingerprint(key.getPublicSSH()), generated };
+}
+
+/**
+ * A new private key that ssh2 can read back. Its generator drops leading zero bytes of the public key, so about
+ * one ed25519 pair in 256 comes out malformed (mscdex/ssh2 issues 1390 and 1513); such a pair is made again.
+ */
+export function generateReadableKey(generate: KeyPairGenerator): string {
+  for (let attempt = 1; attempt <= MAX_GENERATION_ATTEMPTS; attempt++) {
+    const pair = generate();
+    if (!(privateKeyOf(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair.private;
+  }
+  throw new Error(`could not generate a readable SSH host key in ${MAX_GENERATION_ATTEMPTS} attempts`);
+}
+
+function privateKeyOf(text: string | Buffer): ParsedKey | Error {
+  const parsed = utils.parseKey(text);
+  const key: ParsedKey | Error | undefined = Array.isArray(parsed) ? (parsed as ParsedKey[])[0] : parsed;
+  if (key instanceof Error) return key;
+  if (key === undefined || !key.isPrivateKey()) return new Error('');
+  return key;
 }
