@@ -32,8 +32,9 @@ describe('parseSftpPublicKey', () => {
     ['', /OpenSSH public key/],
     ['ssh-ed25519 AAAA-not-base64', /not a readable SSH public key/],
     ['hello world', /not a readable/],
-    [`${utils.generateKeyPairSync('ed25519').public}\n${utils.generateKeyPairSync('ed25519').public}`, /one public key/],
-    [utils.generateKeyPairSync('ed25519').private, /private key/],
+    // ecdsa, not ed25519: ssh2 makes about one ed25519 pair in 256 that it cannot read back (see host-key.ts).
+    [`${utils.generateKeyPairSync('ecdsa', { bits: 256 }).public}\n${utils.generateKeyPairSync('ecdsa', { bits: 256 }).public}`, /one public key/],
+    [utils.generateKeyPairSync('ecdsa', { bits: 256 }).private, /private key/],
   ])('refuses %j', (text, message) => {
     expect(() => parseSftpPublicKey(text)).toThrow(InvalidSftpKeyError);
     expect(() => parseSftpPublicKey(text)).toThrow(message);
