@@ -14,7 +14,7 @@ export type KeyPairGenerator = () => { private: string; public: string };
 
 const generateEd25519: KeyPairGenerator = () => utils.generateKeyPairSync('ed25519', { comment: 'vigil-sftp' });
 
-/** Pairs tried before giving up; each bad one has a 1 in 256 chance, so more than two in a row never happens. */
+/** Pairs tried before giving up: with one bad pair in 256, eight bad pairs in a row come once in 2^64 starts. */
 const MAX_GENERATION_ATTEMPTS = 8;
 
 /**
