@@ -10,12 +10,14 @@ import {
   normaliseHash,
   normaliseIpPort,
   normaliseJa3,
+  normalisedUrlPath,
   normaliseUrl,
   numberToIpv4,
   parseCidr,
   parseIp,
 } from './normalise';
 
+import { StringFilter } from './string-filter';
 import { PackedTable, packIndicators, type KeyedRefs, type PackedIndicators, type Refs } from './packed-indicators';
 
 const NO_MATCHES: readonly IndicatorMatch[] = Object.freeze([]);
@@ -185,12 +187,15 @@ export class IndicatorIndex {
     this.cidr6Prefixes = [...t.cidr6.keys()].sort((a, b) => b - a);
     this.cidr4Cover = coveredRanges(t.cidr4);
     this.ipPortHosts4 = ipv4HostsOf(t.ipPorts.keys());
+    this.urlPaths = new StringFilter(pathsOf(t.urls.keys()), t.urls.size);
   }
 
   /** Every IPv4 range some CIDR indicator covers, merged: most addresses fall outside all of them. */
   private readonly cidr4Cover: Float64Array;
   /** IPv4 addresses that have an `ip_port` indicator on some port. */
   private readonly ipPortHosts4: ReadonlySet<number>;
+  /** The paths of URL indicators: most requests' paths are none of them. */
+  private readonly urlPaths: StringFilter;
 
   static empty(): IndicatorIndex {
     return new IndicatorIndexBuilder(0).build();
@@ -304,6 +309,8 @@ export class IndicatorIndex {
   /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
   matchUrl(url: string): readonly IndicatorMatch[] {
     if (this.t.urls.size === 0 || typeof url !== 'string') return NO_MATCHES;
+    const path = normalisedUrlPath(url);
+    if (path === undefined || path === '' || !this.urlPaths.mayContain(path)) return NO_MATCHES;
     return this.urlMatches.get(url);
   }
 
@@ -372,6 +379,14 @@ function isCovered(ranges: Float64Array, value: number): boolean {
     else return true;
   }
   return false;
+}
+
+/** The paths of `host[:port]/path` and `/path` keys (a key without a path never matches). */
+function* pathsOf(urlKeys: Iterable<string>): Iterable<string> {
+  for (const key of urlKeys) {
+    const slash = key.indexOf('/');
+    if (slash >= 0) yield key.slice(slash);
+  }
 }
 
 /** The IPv4 addresses of `ip|port` keys. */

@@ -1,11 +1,11 @@
 import { makeTempDir, type TempDir } from '@vigil/testing';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { IndicatorLimitError } from './indicator-index';
-import { IndicatorStore } from './indicator-store';
+import { DEFAULT_SEED_PATH, IndicatorStore } from './indicator-store';
 
 const LIST = [
   '@domain\tc2:Emotet\ttest:list',
@@ -72,6 +72,18 @@ describe('IndicatorStore lookups by kind', () => {
     expect(store.matchUrl('http://bad.example/gate.php')).toHaveLength(0);
     expect(store.matchUrl('http://203.0.113.99/bins/mirai.arm7')[0]).toMatchObject({ indicator: '/bins/mirai.arm7', family: 'Mirai' });
     expect(store.matchUrl('http://good.example/')).toHaveLength(0);
+  });
+
+  it('matches URLs written every way a sensor writes them, and nothing on other paths', () => {
+    for (const url of ['//bad.example:8080/gate.php', 'http://user:pw@BAD.example.:8080/gate.php#top', '  bad.example:8080/gate.php?x  ']) {
+      expect(store.matchUrl(url)).toHaveLength(1);
+    }
+    for (const url of ['/bins/mirai.arm7?arch=7', 'https://[2001:db8::1]:8443/bins/mirai.arm7']) {
+      expect(store.matchUrl(url)[0]).toMatchObject({ indicator: '/bins/mirai.arm7' });
+    }
+    for (const url of ['bad.example:8080/gate.PHP', 'bad.example:8080/gate.php/', 'bad.example:8080/', 'bad.example:8080', '/bins', 'http://bad .example:8080/gate.php']) {
+      expect(store.matchUrl(url)).toHaveLength(0);
+    }
   });
 
   it('matches JA3, JA3S and certificate hashes case-insensitively and with separators', () => {
@@ -189,6 +201,19 @@ describe('IndicatorStore seed', () => {
     expect(store.matchDomain('0debug.cc')[0]).toMatchObject({ category: 'c2', source: 'maltrail:malware' });
     expect(store.counts.ip_port).toBeGreaterThan(10_000);
     expect(store.counts.url).toBeGreaterThan(1_000);
+  });
+
+  it('finds every URL indicator of the seed from a request to it', () => {
+    const urls: string[] = [];
+    let section = '';
+    for (const line of gunzipSync(readFileSync(DEFAULT_SEED_PATH)).toString('utf8').split('\n')) {
+      if (line.startsWith('@')) section = line.split('\t')[0];
+      else if (section === '@url' && line.includes('/') && !/\s/.test(line)) urls.push(line);
+    }
+    expect(urls.length).toBeGreaterThan(1_000);
+    const missed = urls.filter((url) => store.matchUrl(url.startsWith('/') ? `http://any.example${url}?q=1` : `${url}?q=1`).length === 0);
+    // A URL indicator whose path is the root matches no request path ('/' is every site's).
+    expect(missed.filter((url) => !/^[^/]+\/?$/.test(url.replace(/^[a-z]+:\/\//i, '')))).toEqual([]);
   });
 
   it('layers run-time lists over the seed: sizes add up, the most specific match comes first, the seed stays', async () => {

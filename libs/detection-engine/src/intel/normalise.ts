@@ -157,24 +157,10 @@ export interface NormalisedUrl {
 }
 
 export function normaliseUrl(url: string): NormalisedUrl | undefined {
-  if (typeof url !== 'string') return undefined;
-  let rest = url.trim();
-  if (rest.length === 0 || /\s/.test(rest)) return undefined;
-  if (rest.startsWith('/') && !rest.startsWith('//')) return { host: '', path: stripQuery(rest) };
-  let scheme = 'http';
-  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
-  if (schemeMatch) {
-    scheme = schemeMatch[1].toLowerCase();
-    rest = rest.slice(schemeMatch[0].length);
-  } else if (rest.startsWith('//')) {
-    rest = rest.slice(2);
-  }
-  const slash = rest.search(/[/?#]/);
-  let authority = slash < 0 ? rest : rest.slice(0, slash);
-  const path = slash < 0 ? '' : stripQuery(rest.slice(slash));
-  const at = authority.lastIndexOf('@');
-  if (at >= 0) authority = authority.slice(at + 1);
-  let host = authority.toLowerCase();
+  const split = splitUrl(url);
+  if (split === undefined) return undefined;
+  if (split.authority === undefined) return { host: '', path: split.path };
+  let host = split.authority.toLowerCase();
   let port = '';
   const portMatch = /:(\d{1,5})$/.exec(host);
   if (portMatch) {
@@ -185,8 +171,47 @@ export function normaliseUrl(url: string): NormalisedUrl | undefined {
   const ip = canonicalIp(host);
   if (ip === undefined && normaliseDomain(host) === undefined) return undefined;
   const hostKey = ip ?? host;
-  const portPart = port === '' || port === DEFAULT_PORTS[scheme] ? '' : `:${Number(port)}`;
-  return { host: hostKey + portPart, path: path === '/' ? '' : path };
+  const portPart = port === '' || port === DEFAULT_PORTS[split.scheme] ? '' : `:${Number(port)}`;
+  return { host: hostKey + portPart, path: split.path === '/' ? '' : split.path };
+}
+
+/**
+ * The path {@link normaliseUrl} gives `url` when it gives one: found without checking the host, the costly
+ * part, so that a URL whose path no indicator has is ruled out cheaply.
+ */
+export function normalisedUrlPath(url: string): string | undefined {
+  const split = splitUrl(url);
+  if (split === undefined) return undefined;
+  return split.authority !== undefined && split.path === '/' ? '' : split.path;
+}
+
+interface SplitUrl {
+  /** Lower-case; `http` when the URL has none. */
+  scheme: string;
+  /** After any `user@`, as written; undefined for a path alone. */
+  authority?: string;
+  /** Without query or fragment; '' when the URL has no path. */
+  path: string;
+}
+
+function splitUrl(url: string): SplitUrl | undefined {
+  if (typeof url !== 'string') return undefined;
+  let rest = url.trim();
+  if (rest.length === 0 || /\s/.test(rest)) return undefined;
+  if (rest.startsWith('/') && !rest.startsWith('//')) return { scheme: 'http', path: stripQuery(rest) };
+  let scheme = 'http';
+  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1].toLowerCase();
+    rest = rest.slice(schemeMatch[0].length);
+  } else if (rest.startsWith('//')) {
+    rest = rest.slice(2);
+  }
+  const slash = rest.search(/[/?#]/);
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? '' : stripQuery(rest.slice(slash));
+  const at = authority.lastIndexOf('@');
+  return { scheme, authority: at >= 0 ? authority.slice(at + 1) : authority, path };
 }
 
 function stripQuery(path: string): string {
