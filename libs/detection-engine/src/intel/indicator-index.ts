@@ -326,19 +326,26 @@ export class IndicatorIndex {
   }
 
   matchJa3(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.ja3, 'ja3', normaliseJa3(hash));
+    return this.matchHash(this.t.ja3, 'ja3', hash, normaliseJa3);
   }
 
   matchJa3s(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.ja3s, 'ja3s', normaliseJa3(hash));
+    return this.matchHash(this.t.ja3s, 'ja3s', hash, normaliseJa3);
   }
 
   matchCert(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.certs, 'cert', normaliseHash(hash));
+    return this.matchHash(this.t.certs, 'cert', hash, normaliseHash);
   }
 
-  private matchHash(map: KeyedRefs<string>, kind: IndicatorKind, hash: string | undefined): readonly IndicatorMatch[] {
-    if (hash === undefined || map.size === 0) return NO_MATCHES;
+  private matchHash(
+    map: KeyedRefs<string>,
+    kind: IndicatorKind,
+    value: string,
+    normalise: (value: string) => string | undefined,
+  ): readonly IndicatorMatch[] {
+    if (map.size === 0) return NO_MATCHES;
+    const hash = normalise(value);
+    if (hash === undefined) return NO_MATCHES;
     const refs = map.get(hash);
     return refs === undefined ? NO_MATCHES : this.collect(undefined, kind, hash, refs);
   }

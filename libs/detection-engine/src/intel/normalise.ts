@@ -8,7 +8,6 @@ import type { IndicatorKind } from './indicator';
 
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 const HEX_HASH = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/;
-const MD5 = /^[0-9a-f]{32}$/;
 
 /** Lower-case host name without leading/trailing dots, or undefined when it is not a valid name. */
 export function normaliseDomain(name: string): string | undefined {
@@ -223,6 +222,7 @@ function stripQuery(path: string): string {
 /** Lower-case hex digest without separators (`AB:CD:..` → `abcd..`), or undefined unless MD5/SHA-1/SHA-256. */
 export function normaliseHash(hash: string): string | undefined {
   if (typeof hash !== 'string') return undefined;
+  if (isLowerHexDigest(hash)) return hash;
   const hex = hash.trim().toLowerCase().replace(/[:\s]/g, '');
   return HEX_HASH.test(hex) ? hex : undefined;
 }
@@ -230,7 +230,17 @@ export function normaliseHash(hash: string): string | undefined {
 /** JA3/JA3S fingerprints are MD5 digests. */
 export function normaliseJa3(hash: string): string | undefined {
   const hex = normaliseHash(hash);
-  return hex !== undefined && MD5.test(hex) ? hex : undefined;
+  return hex !== undefined && hex.length === 32 ? hex : undefined;
+}
+
+/** Already in normal form, as sensors mostly send digests: checked without regular expressions or copies. */
+function isLowerHexDigest(value: string): boolean {
+  if (value.length !== 32 && value.length !== 40 && value.length !== 64) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /** Guesses the kind of a list entry; hashes are ambiguous (JA3 vs certificate) and must be declared. */
