@@ -87,6 +87,15 @@ describe('ImposterDomainDetector', () => {
     expect(() => copy.restore({ nonsense: true })).toThrow();
   });
 
+  it('keeps the brands a host looked up most recently when it looks up more than it may keep', () => {
+    const detector = new ImposterDomainDetector({ maxBrandsPerHost: 2 });
+    for (const [name, at] of [['www.google.com', 0], ['www.paypal.com', 1000], ['www.google.com', 2000], ['www.netflix.com', 3000]] as const) {
+      detector.inspect(dns(name, T + at));
+    }
+    expect(detector.inspect(dns('goqgle.com', T + 4000))?.observations[2]).toMatch(/host also looked up google\.com/);
+    expect(detector.inspect(dns('paypl.com', T + 4000))?.observations[2]).not.toMatch(/host also looked up/);
+  });
+
   it('stays silent on the popular domains themselves and on the benign rankings', () => {
     const detector = new ImposterDomainDetector();
     expect(detector.inspect(dns('www.paypal.com'))).toBeUndefined();
