@@ -20,6 +20,13 @@ describe('parseUtcTimestamp', () => {
     }
   });
 
+  it('agrees with Date.parse on runs of timestamps within an hour, before 1970 too, and still refuses bad minutes', () => {
+    for (const hour of ['2026-11-27T10', '1969-12-28T23', '1000-01-01T00']) {
+      for (const rest of [':30:00.500Z', ':59:59.999Z', ':00:00Z', ':07:08Z', ':00:00.000Z']) expect(parseUtcTimestamp(hour + rest)).toBe(Date.parse(hour + rest));
+      for (const rest of [':60:00Z', ':00:60Z', ':0x:00Z', ':00:00,000Z', ':00:00.0x0Z']) expect(parseUtcTimestamp(hour + rest)).toBeNaN();
+    }
+  });
+
   it('answers NaN for everything else, so the caller falls back to Date.parse', () => {
     for (const ts of [
       '', 'yesterday', '2026-11-27', '2026-11-27T10:51:33', '2026-11-27T10:51:33+02:00', '2026-11-27 10:51:33Z', '2026-13-01T00:00:00Z',

@@ -9,6 +9,31 @@ export function parseUtcTimestamp(ts: string): number {
   if (ts.charCodeAt(4) !== 0x2d || ts.charCodeAt(7) !== 0x2d || ts.charCodeAt(10) !== 0x54 || ts.charCodeAt(13) !== 0x3a || ts.charCodeAt(16) !== 0x3a) {
     return NaN;
   }
+  // Events of a batch mostly share the hour: its start is worked out once.
+  if (ts.startsWith(lastHour)) {
+    const minute = digits(ts, 14, 2);
+    const second = digits(ts, 17, 2);
+    let ms = 0;
+    if (length === 24) {
+      if (ts.charCodeAt(19) !== 0x2e /* . */) return NaN;
+      ms = digits(ts, 20, 3);
+    }
+    if (!(minute <= 59 && second <= 59 && ms >= 0)) return NaN;
+    return lastHourMs + minute * 60_000 + second * 1000 + ms;
+  }
+  const parsed = parseWhole(ts, length);
+  if (!Number.isNaN(parsed)) {
+    lastHour = ts.slice(0, 13);
+    lastHourMs = parsed - (digits(ts, 14, 2) * 60_000 + digits(ts, 17, 2) * 1000 + (length === 24 ? digits(ts, 20, 3) : 0));
+  }
+  return parsed;
+}
+
+/** `YYYY-MM-DDTHH` of the latest timestamp parsed whole, and its time. */
+let lastHour = '\u0000';
+let lastHourMs = 0;
+
+function parseWhole(ts: string, length: number): number {
   const year = digits(ts, 0, 4);
   const month = digits(ts, 5, 2);
   const day = digits(ts, 8, 2);
