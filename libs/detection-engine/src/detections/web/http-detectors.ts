@@ -119,11 +119,14 @@ export const EXECUTABLE_CONTENT_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 function executableEvidence(request: HttpRequest): string | undefined {
-  const file = request.path.slice(request.path.lastIndexOf('/') + 1);
-  const dot = file.lastIndexOf('.');
-  const extension = dot > 0 ? file.slice(dot + 1).toLowerCase() : '';
-  if (EXECUTABLE_EXTENSIONS.has(extension)) return `file ${file}`;
-  const type = typeof request.event.contentType === 'string' ? request.event.contentType.split(';')[0].trim().toLowerCase() : '';
+  const path = request.path;
+  const fileStart = path.lastIndexOf('/') + 1;
+  const dot = path.lastIndexOf('.');
+  if (dot > fileStart && EXECUTABLE_EXTENSIONS.has(path.slice(dot + 1).toLowerCase())) return `file ${path.slice(fileStart)}`;
+  const contentType = request.event.contentType;
+  if (typeof contentType !== 'string') return undefined;
+  const semicolon = contentType.indexOf(';');
+  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   if (EXECUTABLE_CONTENT_TYPES.has(type)) return `content type ${type}`;
   return undefined;
 }

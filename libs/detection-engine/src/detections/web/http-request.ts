@@ -25,6 +25,7 @@ export interface HttpRequest {
 }
 
 function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
@@ -42,13 +43,14 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
   const ipLiteral = parseAddress(host) !== undefined;
   const status = typeof event.status === 'number' ? event.status : 0;
   const ua = typeof event.userAgent === 'string' && event.userAgent.trim().length > 0 ? event.userAgent.trim() : undefined;
+  // One object shape for every request (userAgent present, perhaps undefined).
   return {
     event,
     host,
     ipLiteral,
     domain: ipLiteral ? undefined : registeredDomain(host),
     path: observed.urlPath === undefined ? '' : decodedPath(observed.urlPath),
-    ...(ua !== undefined ? { userAgent: ua } : {}),
+    userAgent: ua,
     delivered: status === 0 || (status >= 200 && status < 300),
   };
 }
