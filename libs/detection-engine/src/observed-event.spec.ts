@@ -25,7 +25,7 @@ function* generatedUrls(count: number): Iterable<string> {
     return items[(state >>> 16) % items.length];
   };
   const schemes = ['', 'http://', 'https://', 'HTTP://', '//', 'ftp://', 'ws://', 'http:/'];
-  const hosts = ['example.com', 'Example.COM.', 'a-b.example.org', 'xn--mnchen-3ya.de', 'xn--a.com', 'XN--MNCHEN-3YA.de', '10.0.0.1', '010.0.0.1', '0x7f.1', 'example.0x1', 'host.123', 'localhost', 'münchen.de', 'user:pw@example.com', 'ex_ample.com', '[2001:db8::1]', 'a..b', '.example.com', '-x-.com', 'ex%41mple.com', ''];
+  const hosts = ['example.com', 'Example.COM.', 'a-b.example.org', 'xn--mnchen-3ya.de', 'xn--a.com', 'XN--MNCHEN-3YA.de', '10.0.0.1', '010.0.0.1', '0x7f.1', 'example.0x1', 'host.123', 'host.123.', 'a.0x1f.', 'localhost', 'münchen.de', 'user:pw@example.com', 'ex_ample.com', '[2001:db8::1]', 'a..b', '.example.com', '-x-.com', 'ex%41mple.com', ''];
   const ports = ['', ':80', ':8080', ':65535', ':65536', ':99999', ':', ':0x50'];
   const paths = ['', '/', '/index.php', '/a/b/../c', '/./x', '/%2e%2E/x', '/.well-known/x', '/a b', '/a"b', '/a<b>', '/a{b}', '/a`b', '/a^b', '/a|b', '/a\\b', '/ä', '/%zz', "/it's;(x)*+,=:@~!$&", '/a//b', '\\evil'];
   const tails = ['', '?q=1', '?q=a b', '#frag', '?x#y', '?', '#'];

@@ -1,6 +1,7 @@
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent } from '@vigil/contracts';
 import type { Endpoint, ObservedEvent } from './detections/detection';
 import { splitHostname, type SplitHostname } from './domain';
+import { parsePlainHttpUrl } from './plain-http-url';
 import { parseUtcTimestamp } from './utc-timestamp';
 
 /** Host of an HTTP URL; accepts URLs without a scheme (`example.com/path`), as sensors send them. */
@@ -37,31 +38,6 @@ function parseHttpUrl(url: string): { hostname: string; path: string } | undefin
   const host = parsed.hostname.toLowerCase();
   const hostname = normaliseHostname(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
   return hostname === undefined ? undefined : { hostname, path: parsed.pathname };
-}
-
-/** `[http[s]://]host[:port]` then the path, query and fragment: letters, digits, dots and hyphens in the host. */
-const PLAIN_HTTP_URL = /^(?:https?:\/\/)?([a-z0-9-]+(?:\.[a-z0-9-]+)*\.?)(?::(\d{1,5}))?(?=[/?#]|$)/i;
-/** Path characters the WHATWG parser keeps as they are. */
-const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
-/** A last label the WHATWG parser would read as (part of) an IPv4 address. */
-const NUMERIC_LABEL = /(?:^|\.)(?:\d+|0x[0-9a-f]*)\.?$/i;
-
-/**
- * What the WHATWG parser answers for an `http(s)` URL, without it, when the URL is plain: no user info,
- * punycode, numeric host, dot segments, backslashes or characters it would escape. null when it is not.
- */
-function parsePlainHttpUrl(url: string): { hostname: string; path: string } | null {
-  const match = PLAIN_HTTP_URL.exec(url);
-  if (match === null) return null;
-  const host = match[1].toLowerCase();
-  if (host.includes('xn--') || NUMERIC_LABEL.test(host)) return null;
-  if (match[2] !== undefined && Number(match[2]) > 65_535) return null;
-  const rest = url.slice(match[0].length);
-  const cut = rest.search(/[?#]/);
-  const path = cut < 0 ? rest : rest.slice(0, cut);
-  if (!PLAIN_PATH.test(path) || path.includes('/.') || /%2e/i.test(path)) return null;
-  const hostname = normaliseHostname(host);
-  return hostname === undefined ? null : { hostname, path: path === '' ? '/' : path };
 }
 
 function normaliseHostname(name: string): string | undefined {
