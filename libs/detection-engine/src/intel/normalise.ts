@@ -175,13 +175,43 @@ export function normaliseUrl(url: string): NormalisedUrl | undefined {
 }
 
 /**
- * The path {@link normaliseUrl} gives `url` when it gives one: found without checking the host, the costly
- * part, so that a URL whose path no indicator has is ruled out cheaply.
+ * The path {@link normaliseUrl} gives `url` when it gives one: found by one scan, without checking the host (the
+ * costly part), so that a URL whose path no indicator has is ruled out cheaply.
  */
 export function normalisedUrlPath(url: string): string | undefined {
-  const split = splitUrl(url);
-  if (split === undefined) return undefined;
-  return split.authority !== undefined && split.path === '/' ? '' : split.path;
+  if (typeof url !== 'string') return undefined;
+  const rest = url.trim();
+  if (rest.length === 0 || /\s/.test(rest)) return undefined;
+  if (rest.charCodeAt(0) === SLASH && rest.charCodeAt(1) !== SLASH) return stripQuery(rest);
+  let start = authorityStart(rest);
+  for (; start < rest.length; start++) {
+    const c = rest.charCodeAt(start);
+    if (c === SLASH) break;
+    if (c === QUESTION || c === HASH) return '';
+  }
+  let end = start;
+  while (end < rest.length && rest.charCodeAt(end) !== QUESTION && rest.charCodeAt(end) !== HASH) end++;
+  return end - start <= 1 ? '' : rest.slice(start, end);
+}
+
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const HASH = 0x23;
+
+/** Where the authority begins: after `scheme://`, after a leading `//`, else at 0 (as {@link splitUrl} reads it). */
+function authorityStart(url: string): number {
+  const first = url.charCodeAt(0) | 0x20;
+  if (first >= 0x61 && first <= 0x7a) {
+    let at = 1;
+    while (at < url.length && isSchemeCharacter(url.charCodeAt(at))) at++;
+    if (url.startsWith('://', at)) return at + 3;
+  }
+  return url.startsWith('//') ? 2 : 0;
+}
+
+function isSchemeCharacter(c: number): boolean {
+  const lower = c | 0x20;
+  return (lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d;
 }
 
 interface SplitUrl {
