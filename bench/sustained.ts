@@ -197,7 +197,7 @@ function printSummary(result: LoadResult, baseline: number): void {
   }
   console.log(`| peak RSS | ${(peakRss / MB).toFixed(0)} MB |`);
   console.log(
-    `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB: heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB${engineActivity(peakSample)} |`,
+    `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB (${(peakSample.rssFileBytes / MB).toFixed(0)} MB of it file-backed: mapped code of node and the ClickHouse library): heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB${engineActivity(peakSample)} |`,
   );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);

@@ -12,6 +12,11 @@ export interface Sample {
   accepted: number;
   scored: number;
   rssBytes: number;
+  /**
+   * The file-backed part of rssBytes: pages of mapped files (the node binary, the embedded ClickHouse library),
+   * shared with other processes mapping them and given back under memory pressure without swapping.
+   */
+  rssFileBytes: number;
   /** RSS summed per role (e.g. `ingest-gateway` over both replicas). */
   rssByRole: Map<string, number>;
   heapUsedBytes: number;
@@ -102,15 +107,20 @@ function metricSum(text: string, name: string, labels?: string): number | undefi
 
 /** Resident set size of `pid`; 0 when the process is gone. */
 export function rssOf(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+  return residentOf(pid).rss;
+}
+
+/** Resident set size of `pid` and its file-backed part (see Sample.rssFileBytes); zeros when the process is gone. */
+export function residentOf(pid: number | undefined): { rss: number; rssFile: number } {
+  if (pid === undefined) return { rss: 0, rssFile: 0 };
   let status: string;
   try {
     status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return 0;
+    return { rss: 0, rssFile: 0 };
   }
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-  return match ? Number(match[1]) * 1024 : 0;
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), rssFile: kb('RssFile') };
 }
 
 export function totalRss(processes: readonly SampledProcess[]): number {
@@ -129,17 +139,19 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     accepted: 0,
     scored: 0,
     rssBytes: 0,
+    rssFileBytes: 0,
     rssByRole: new Map(),
     heapUsedBytes: 0,
     cpuSeconds: { node: 0, merges: 0, other: 0 },
   };
   processes.forEach((p, i) => {
-    const rss = rssOf(p.pid());
+    const { rss, rssFile } = residentOf(p.pid());
     const cpu = cpuOf(p.pid());
     result.cpuSeconds.node += cpu.node;
     result.cpuSeconds.merges += cpu.merges;
     result.cpuSeconds.other += cpu.other;
     result.rssBytes += rss;
+    result.rssFileBytes += rssFile;
     result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
     const text = texts[i];
     if (text === undefined || !p.metrics) return;
