@@ -84,7 +84,7 @@ function parseBaseline(bodies: Body[], seconds: number): number {
   return events / ((performance.now() - started) / 1000);
 }
 
-function rate(from: Sample, to: Sample, field: 'accepted' | 'scored'): number {
+function rate(from: Sample, to: Sample, field: 'accepted' | 'scored' | 'findingRecords'): number {
   return (to[field] - from[field]) / ((to.atMs - from.atMs) / 1000);
 }
 
@@ -134,8 +134,8 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
     fleet.start(Math.max(options.clients, deployment.gateways.length));
     probes.start(15_000);
     status.start(200);
-    console.log(`| minute | accepted ev/s | scored ev/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy | reference work CPU ms |${perRole ? ' RSS MB by role |' : ''}`);
-    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
+    console.log(`| minute | accepted ev/s | scored ev/s | finding records/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy | reference work CPU ms |${perRole ? ' RSS MB by role |' : ''}`);
+    console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
     const end = started + options.minutes * 60_000;
     let rowStart = samples[0];
     while (Date.now() < end) {
@@ -150,7 +150,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
         const referenceMs = await reference.measure();
         referenceCpuMs.push(referenceMs);
         console.log(
-          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} | ${coresBusy(rowStart, now)} | ${referenceMs.toFixed(0)} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
+          `| ${(now.atMs / 60_000).toFixed(1)} | ${fmt(rate(rowStart, now, 'accepted'))} | ${fmt(rate(rowStart, now, 'scored'))} | ${fmt(rate(rowStart, now, 'findingRecords'))} | ${fmt(now.accepted - now.scored)} | ${(now.rssBytes / MB).toFixed(0)} | ${(now.heapUsedBytes / MB).toFixed(0)} | ${mbOf(now.threadHeapUsedBytes)} | ${mbOf(now.externalBytes)} | ${mbOf(now.storeEngineBytes)} | ${state} | ${evictions} | ${coresBusy(rowStart, now)} | ${referenceMs.toFixed(0)} |${perRole ? ` ${rolesOf(now)} |` : ''}`,
         );
         rowStart = now;
       }

@@ -11,6 +11,8 @@ export interface Sample {
   atMs: number;
   accepted: number;
   scored: number;
+  /** Finding records (creates and updates) the scoring engines emitted. */
+  findingRecords: number;
   rssBytes: number;
   /**
    * The file-backed part of rssBytes: pages of mapped files (the node binary, the embedded ClickHouse library),
@@ -138,6 +140,7 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     atMs: Date.now() - started,
     accepted: 0,
     scored: 0,
+    findingRecords: 0,
     rssBytes: 0,
     rssFileBytes: 0,
     rssByRole: new Map(),
@@ -156,7 +159,10 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     const text = texts[i];
     if (text === undefined || !p.metrics) return;
     if (p.metrics.counts.includes('accepted')) result.accepted += metricSum(text, 'vigil_events_accepted_total') ?? 0;
-    if (p.metrics.counts.includes('scored')) result.scored += metricSum(text, 'vigil_events_scored_total') ?? 0;
+    if (p.metrics.counts.includes('scored')) {
+      result.scored += metricSum(text, 'vigil_events_scored_total') ?? 0;
+      result.findingRecords += metricSum(text, 'vigil_finding_records_total') ?? 0;
+    }
     result.heapUsedBytes += metricSum(text, 'vigil_nodejs_heap_size_used_bytes') ?? 0;
     result.threadHeapUsedBytes = addOptional(result.threadHeapUsedBytes, metricSum(text, 'vigil_scoring_thread_heap_bytes', 'kind="used"'));
     result.externalBytes = addOptional(result.externalBytes, metricSum(text, 'vigil_nodejs_external_memory_bytes'));
