@@ -60,59 +60,17 @@ export function registeredDomain(name: string): string | undefined {
 }
 
 /** Zone set for {@link matchZone}: lower-case, no leading or trailing dots. */
-export function zoneSet(zones: readonly string[]): ZoneSet {
-  return new ZoneSet(zones.map((z) => z.trim().toLowerCase().replace(/^\.+|\.+$/g, '')));
+export function zoneSet(zones: readonly string[]): ReadonlySet<string> {
+  return new Set(zones.map((z) => z.trim().toLowerCase().replace(/^\.+|\.+$/g, '')));
 }
 
-/** The most specific zone of `zones` that `hostname` (lower-case) equals or lies under. */
-export function matchZone(hostname: string, zones: ZoneSet): string | undefined {
-  return zones.match(hostname);
-}
-
-/**
- * Zones by name, and by a hash of each name taken from its last character backwards: a host name's parents are
- * then looked up without cutting each one out as a new string. Names are checked exactly on a hash hit.
- */
-export class ZoneSet {
-  private readonly names: ReadonlySet<string>;
-  private readonly hashes = new Set<number>();
-
-  constructor(names: Iterable<string>) {
-    this.names = new Set(names);
-    for (const name of this.names) this.hashes.add(nameHash(name));
+/** The zone of `zones` that `hostname` (lower-case) equals or lies under, checking each parent once. */
+export function matchZone(hostname: string, zones: ReadonlySet<string>): string | undefined {
+  let suffix = hostname;
+  for (;;) {
+    if (zones.has(suffix)) return suffix;
+    const dot = suffix.indexOf('.');
+    if (dot < 0) return undefined;
+    suffix = suffix.slice(dot + 1);
   }
-
-  get size(): number {
-    return this.names.size;
-  }
-
-  has(name: string): boolean {
-    return this.names.has(name);
-  }
-
-  match(hostname: string): string | undefined {
-    if (this.names.size === 0) return undefined;
-    let found: string | undefined;
-    let h = HASH_SEED;
-    for (let i = hostname.length - 1; i >= 0; i--) {
-      h = Math.imul(h ^ hostname.charCodeAt(i), HASH_PRIME);
-      if ((i === 0 || hostname.charCodeAt(i - 1) === DOT) && this.hashes.has(h >>> 0)) {
-        const suffix = i === 0 ? hostname : hostname.slice(i);
-        // Parents come first from this end: a longer zone found later is the more specific one.
-        if (this.names.has(suffix)) found = suffix;
-      }
-    }
-    return found;
-  }
-}
-
-const DOT = 0x2e;
-const HASH_SEED = 0x811c9dc5;
-const HASH_PRIME = 0x01000193;
-
-/** See {@link ZoneSet}: FNV-1a over the characters, last first. */
-function nameHash(name: string): number {
-  let h = HASH_SEED;
-  for (let i = name.length - 1; i >= 0; i--) h = Math.imul(h ^ name.charCodeAt(i), HASH_PRIME);
-  return h >>> 0;
 }

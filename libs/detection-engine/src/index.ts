@@ -4,7 +4,7 @@ export type { DetectionEngineOptions, DetectionResult, EngineStateStats } from '
 export { THREAT_DICTIONARY } from './inventory/threats';
 export { FLAG_DICTIONARY } from './inventory/flags';
 
-export { registeredDomain, splitHostname, matchZone, zoneSet, ZoneSet } from './domain';
+export { registeredDomain, splitHostname, matchZone, zoneSet } from './domain';
 export type { SplitHostname } from './domain';
 export { uuidV5, VIGIL_UUID_NAMESPACE } from './uuid';
 export { canonicalJson, sha256Hex } from './canonical-json';
