@@ -64,6 +64,29 @@ describe('matchZone', () => {
     expect(matchZone('oast.pro.evil.com', zones)).toBeUndefined();
     expect(matchZone('mcafee.com', zones)).toBeUndefined();
   });
+  it('answers the most specific of nested zones', () => {
+    const nested = zoneSet(['example.com', 'b.example.com', 'com']);
+    expect(matchZone('a.b.example.com', nested)).toBe('b.example.com');
+    expect(matchZone('c.example.com', nested)).toBe('example.com');
+    expect(matchZone('other.com', nested)).toBe('com');
+    expect(matchZone('other.net', nested)).toBeUndefined();
+  });
+  it('agrees with checking each parent of the name in turn', () => {
+    const labels = ['a', 'b', 'ab', 'com', 'net', 'example', 'x-y', '0'];
+    const names: string[] = [];
+    for (let i = 0; i < 4_000; i++) {
+      const count = 1 + (i % 5);
+      names.push(Array.from({ length: count }, (_, j) => labels[(i * 7 + j * 13 + (i >> 3)) % labels.length]).join('.'));
+    }
+    const zones = zoneSet(names.filter((_, i) => i % 9 === 0));
+    const zoneNames = new Set(names.filter((_, i) => i % 9 === 0));
+    const naive = (name: string): string | undefined => {
+      for (let parts = name.split('.'); parts.length > 0; parts = parts.slice(1)) if (zoneNames.has(parts.join('.'))) return parts.join('.');
+      return undefined;
+    };
+    expect(names.filter((name) => matchZone(name, zones) !== naive(name))).toEqual([]);
+    expect(names.filter((name) => naive(name) !== undefined).length).toBeGreaterThan(1_000);
+  });
 });
 
 describe('splitHostname memo', () => {
