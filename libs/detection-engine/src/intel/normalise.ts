@@ -156,10 +156,24 @@ export interface NormalisedUrl {
 }
 
 export function normaliseUrl(url: string): NormalisedUrl | undefined {
-  const split = splitUrl(url);
-  if (split === undefined) return undefined;
-  if (split.authority === undefined) return { host: '', path: split.path };
-  let host = split.authority.toLowerCase();
+  if (typeof url !== 'string') return undefined;
+  let rest = url.trim();
+  if (rest.length === 0 || /\s/.test(rest)) return undefined;
+  if (rest.startsWith('/') && !rest.startsWith('//')) return { host: '', path: stripQuery(rest) };
+  let scheme = 'http';
+  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1].toLowerCase();
+    rest = rest.slice(schemeMatch[0].length);
+  } else if (rest.startsWith('//')) {
+    rest = rest.slice(2);
+  }
+  const slash = rest.search(/[/?#]/);
+  let authority = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? '' : stripQuery(rest.slice(slash));
+  const at = authority.lastIndexOf('@');
+  if (at >= 0) authority = authority.slice(at + 1);
+  let host = authority.toLowerCase();
   let port = '';
   const portMatch = /:(\d{1,5})$/.exec(host);
   if (portMatch) {
@@ -170,8 +184,8 @@ export function normaliseUrl(url: string): NormalisedUrl | undefined {
   const ip = canonicalIp(host);
   if (ip === undefined && normaliseDomain(host) === undefined) return undefined;
   const hostKey = ip ?? host;
-  const portPart = port === '' || port === DEFAULT_PORTS[split.scheme] ? '' : `:${Number(port)}`;
-  return { host: hostKey + portPart, path: split.path === '/' ? '' : split.path };
+  const portPart = port === '' || port === DEFAULT_PORTS[scheme] ? '' : `:${Number(port)}`;
+  return { host: hostKey + portPart, path: path === '/' ? '' : path };
 }
 
 /**
@@ -198,7 +212,7 @@ const SLASH = 0x2f;
 const QUESTION = 0x3f;
 const HASH = 0x23;
 
-/** Where the authority begins: after `scheme://`, after a leading `//`, else at 0 (as {@link splitUrl} reads it). */
+/** Where the authority begins: after `scheme://`, after a leading `//`, else at 0 (as {@link normaliseUrl} reads it). */
 function authorityStart(url: string): number {
   const first = url.charCodeAt(0) | 0x20;
   if (first >= 0x61 && first <= 0x7a) {
@@ -212,35 +226,6 @@ function authorityStart(url: string): number {
 function isSchemeCharacter(c: number): boolean {
   const lower = c | 0x20;
   return (lower >= 0x61 && lower <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d;
-}
-
-interface SplitUrl {
-  /** Lower-case; `http` when the URL has none. */
-  scheme: string;
-  /** After any `user@`, as written; undefined for a path alone. */
-  authority?: string;
-  /** Without query or fragment; '' when the URL has no path. */
-  path: string;
-}
-
-function splitUrl(url: string): SplitUrl | undefined {
-  if (typeof url !== 'string') return undefined;
-  let rest = url.trim();
-  if (rest.length === 0 || /\s/.test(rest)) return undefined;
-  if (rest.startsWith('/') && !rest.startsWith('//')) return { scheme: 'http', path: stripQuery(rest) };
-  let scheme = 'http';
-  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
-  if (schemeMatch) {
-    scheme = schemeMatch[1].toLowerCase();
-    rest = rest.slice(schemeMatch[0].length);
-  } else if (rest.startsWith('//')) {
-    rest = rest.slice(2);
-  }
-  const slash = rest.search(/[/?#]/);
-  const authority = slash < 0 ? rest : rest.slice(0, slash);
-  const path = slash < 0 ? '' : stripQuery(rest.slice(slash));
-  const at = authority.lastIndexOf('@');
-  return { scheme, authority: at >= 0 ? authority.slice(at + 1) : authority, path };
 }
 
 function stripQuery(path: string): string {
