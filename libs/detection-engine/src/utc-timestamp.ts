@@ -9,35 +9,35 @@ export function parseUtcTimestamp(ts: string): number {
   if (ts.charCodeAt(4) !== 0x2d || ts.charCodeAt(7) !== 0x2d || ts.charCodeAt(10) !== 0x54 || ts.charCodeAt(13) !== 0x3a || ts.charCodeAt(16) !== 0x3a) {
     return NaN;
   }
+  const intoHour = msIntoHour(ts, length);
+  if (Number.isNaN(intoHour)) return NaN;
   // Events of a batch mostly share the hour: its start is worked out once.
-  if (ts.startsWith(lastHour)) {
-    const minute = digits(ts, 14, 2);
-    const second = digits(ts, 17, 2);
-    let ms = 0;
-    if (length === 24) {
-      if (ts.charCodeAt(19) !== 0x2e /* . */) return NaN;
-      ms = digits(ts, 20, 3);
-    }
-    if (!(minute <= 59 && second <= 59 && ms >= 0)) return NaN;
-    return lastHourMs + minute * 60_000 + second * 1000 + ms;
-  }
-  const parsed = parseWhole(ts, length);
-  if (!Number.isNaN(parsed)) {
+  if (!ts.startsWith(lastHour)) {
+    const hourMs = hourStartMs(ts);
+    if (Number.isNaN(hourMs)) return NaN;
     lastHour = ts.slice(0, 13);
-    lastHourMs = parsed - (digits(ts, 14, 2) * 60_000 + digits(ts, 17, 2) * 1000 + (length === 24 ? digits(ts, 20, 3) : 0));
+    lastHourMs = hourMs;
   }
-  return parsed;
+  return lastHourMs + intoHour;
 }
 
-/** `YYYY-MM-DDTHH` of the latest timestamp parsed whole, and its time. */
+/** `YYYY-MM-DDTHH` of the latest hour worked out, and its start. */
 let lastHour = '\u0000';
 let lastHourMs = 0;
 
-function parseWhole(ts: string, length: number): number {
+/** The start of the timestamp's hour; NaN when its date or hour is not one this parser takes. */
+function hourStartMs(ts: string): number {
   const year = digits(ts, 0, 4);
   const month = digits(ts, 5, 2);
   const day = digits(ts, 8, 2);
   const hour = digits(ts, 11, 2);
+  // Days past the 28th and years before 1000 are left to Date.parse (month lengths; Date.UTC maps 0-99 to 19xx).
+  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23)) return NaN;
+  return Date.UTC(year, month - 1, day, hour);
+}
+
+/** Minutes, seconds and milliseconds past the hour, in milliseconds; NaN when they are not valid. */
+function msIntoHour(ts: string, length: number): number {
   const minute = digits(ts, 14, 2);
   const second = digits(ts, 17, 2);
   let ms = 0;
@@ -45,9 +45,7 @@ function parseWhole(ts: string, length: number): number {
     if (ts.charCodeAt(19) !== 0x2e /* . */) return NaN;
     ms = digits(ts, 20, 3);
   }
-  // Days past the 28th and years before 1000 are left to Date.parse (month lengths; Date.UTC maps 0-99 to 19xx).
-  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  return minute <= 59 && second <= 59 && ms >= 0 ? minute * 60_000 + second * 1000 + ms : NaN;
 }
 
 /** The decimal number of `count` digits at `from`; NaN when any is not a digit. */
