@@ -42,7 +42,8 @@ export interface PackedIndicators {
 const FIELDS = 5;
 const EMPTY = 0;
 
-function stringHash(ns: number, key: string): number {
+/** FNV-1a of `key`, seeded by a namespace (0 for none). */
+export function stringHash(ns: number, key: string): number {
   let h = (0x811c9dc5 ^ ns) >>> 0;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h >>> 0;

@@ -1,3 +1,5 @@
+import { stringHash } from './packed-indicators';
+
 /**
  * A set of strings that answers "certainly absent" or "perhaps present" (one hash per string, a bit per slot):
  * a few kilobytes that rule out most lookups before the costly exact one.
@@ -24,8 +26,6 @@ export class StringFilter {
   }
 
   private slotOf(value: string): number {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
-    return (h >>> 0) & this.mask;
+    return stringHash(0, value) & this.mask;
   }
 }
