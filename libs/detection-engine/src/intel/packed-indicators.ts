@@ -1,4 +1,5 @@
 import type { IndicatorMeta } from './indicator';
+import { stringHash } from '../string-hash';
 
 /** Indexes into an index's meta table: one number for the common single-label case, an array otherwise. */
 export type Refs = number | number[];
@@ -41,13 +42,6 @@ export interface PackedIndicators {
 /** Per entry: namespace, key start (or the IPv4 value), key length, refs (a meta id, or a start in `multi`), ref count. */
 const FIELDS = 5;
 const EMPTY = 0;
-
-/** FNV-1a of `key`, seeded by a namespace (0 for none). */
-export function stringHash(ns: number, key: string): number {
-  let h = (0x811c9dc5 ^ ns) >>> 0;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 function numberHash(ns: number, value: number): number {
   let h = Math.imul((value ^ (ns << 27)) >>> 0, 0x9e3779b1);

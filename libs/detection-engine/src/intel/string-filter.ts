@@ -1,4 +1,4 @@
-import { stringHash } from './packed-indicators';
+import { stringHash } from '../string-hash';
 
 /**
  * A set of strings that answers "certainly absent" or "perhaps present" (one hash per string, a bit per slot):

@@ -31,6 +31,21 @@ describe('LruMap', () => {
     lru.clear();
     expect(lru.size).toBe(0);
   });
+  it('says it is evicting from an eviction until as many keys as it then held have been added', () => {
+    const map = new LruMap<string, number>(3);
+    for (const key of ['a', 'b', 'c']) map.set(key, 1);
+    expect(map.evicting).toBe(false);
+    map.set('d', 1); // evicts a, holding b, c, d after it
+    expect(map.evicting).toBe(true);
+    map.evictOldest(1); // b, leaving c and d
+    map.get('c');
+    map.set('e', 1);
+    expect(map.evicting).toBe(true);
+    map.delete('c');
+    map.set('f', 1);
+    expect(map.evicting).toBe(false);
+  });
+
   it('rejects a non-positive bound', () => {
     expect(() => new LruMap(0)).toThrow(RangeError);
     expect(() => new LruMap(1.5)).toThrow(RangeError);

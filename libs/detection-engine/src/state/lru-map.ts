@@ -20,6 +20,9 @@ export class LruMap<K, V> implements KeyedState {
   private readonly nodes = new Map<K, Node<K, V>>();
   private oldest?: Node<K, V>;
   private newest?: Node<K, V>;
+  /** Keys added since the last eviction (by the size cap or the state budget), and how many the map held then. */
+  private addedSinceEviction = 0;
+  private sizeAtEviction = 0;
 
   constructor(
     readonly maxSize: number,
@@ -30,6 +33,14 @@ export class LruMap<K, V> implements KeyedState {
 
   get size(): number {
     return this.nodes.size;
+  }
+
+  /**
+   * Whether keys are being pushed out: fewer keys have been added since the last eviction than the map held
+   * then, so a key added now is likely to be evicted before it is old.
+   */
+  get evicting(): boolean {
+    return this.addedSinceEviction < this.sizeAtEviction;
   }
 
   /** Returns the value and marks it most recently used. */
@@ -64,6 +75,7 @@ export class LruMap<K, V> implements KeyedState {
     }
     const node: Node<K, V> = { key, value, linked: false };
     this.nodes.set(key, node);
+    this.addedSinceEviction++;
     this.append(node);
     while (this.nodes.size > this.maxSize) this.evict(this.oldest!);
     return this;
@@ -112,6 +124,8 @@ export class LruMap<K, V> implements KeyedState {
 
   private evict(node: Node<K, V>): void {
     this.nodes.delete(node.key);
+    this.addedSinceEviction = 0;
+    this.sizeAtEviction = this.nodes.size;
     this.unlink(node);
     this.onEvict?.(node.key, node.value);
   }

@@ -81,6 +81,18 @@ describe('BeaconDetector', () => {
     expect(detector.stateStats()).toEqual({ keys: 50, maxKeys: 50, largestKey: 128, maxEntriesPerKey: 128 });
   });
 
+  it('under eviction pressure, keeps a beaconing pair that pairs seen once would have pushed out, with the same hits', () => {
+    const beacon = timer(90, 60, 0.1, 11);
+    // A host sweeping 6,000 Internet addresses once each, 5 a second from a minute before the beacon starts: 300
+    // new pairs between two beacon connections, three times the map's 100 keys.
+    const sweep = Array.from({ length: 6_000 }, (_, i) => flow(T0 - 60_000 + i * 200, { srcIP: '10.0.0.9', destIP: `52.${(i >> 8) & 255}.${i & 255}.7` }));
+    const merged = [...sweep, ...beacon].sort((a, b) => a.timeMs - b.timeMs);
+    const underPressure = hitsOf(new BeaconDetector({ maxKeys: 100 }), merged).filter((hit) => hit.key === C2);
+    const alone = hitsOf(new BeaconDetector(), beacon);
+    expect(alone.length).toBeGreaterThan(30);
+    expect(underPressure.map((h) => [h.weight, h.desc, h.evidence.length])).toEqual(alone.map((h) => [h.weight, h.desc, h.evidence.length]));
+  });
+
   it('rejects options that cannot work', () => {
     expect(() => new BeaconDetector({ minScore: 0 })).toThrow(RangeError);
     expect(() => new BeaconDetector({ minConnections: 50, maxConnectionsPerKey: 20 })).toThrow(RangeError);

@@ -1,6 +1,7 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
+import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, fail, writeDeltas, writeNumber } from '../../state/snapshot';
@@ -86,6 +87,9 @@ interface PairState {
 
 const HISTOGRAM_BINS = 24;
 
+/** First connections held per detector while pairs are being evicted (about 350 KB). */
+const FIRST_SIGHTING_SLOTS = 16_384;
+
 export class BeaconDetector implements Detector {
   readonly definition = BEACON_IP;
   readonly types = ['ip'] as const;
@@ -94,6 +98,11 @@ export class BeaconDetector implements Detector {
   private readonly hostFirstSeen: LruMap<string, number>;
   private readonly ignorePorts: ReadonlySet<number>;
   private readonly allowed: CidrSet;
+  /** First connections of pairs while the map is evicting; made when first needed. */
+  private firstSightings?: FirstSightings;
+  private readonly recalled: number[] = [0, 0];
+  /** A pair's first connection is never evidence (evidence starts at minConnections - maxEvidence + 1). */
+  private readonly firstConnectionsHeld: boolean;
 
   constructor(options: Partial<BeaconOptions> = {}) {
     this.options = { ...DEFAULT_BEACON_OPTIONS, ...options };
@@ -108,6 +117,7 @@ export class BeaconDetector implements Detector {
     this.hostFirstSeen = new LruMap(this.options.maxKeys);
     this.ignorePorts = new Set(this.options.ignorePorts);
     this.allowed = new CidrSet(this.options.allowDestinations);
+    this.firstConnectionsHeld = this.options.minConnections - this.options.maxEvidence >= 1;
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
@@ -122,23 +132,13 @@ export class BeaconDetector implements Detector {
     if (this.allowed.size > 0 && this.allowed.containsAddress(flow.destIP) === true) return undefined;
 
     const key = flow.pairKey;
-    const timeS = Math.floor(observed.timeMs / 1000);
     const bytes = (flow.bytesOut ?? 0) + (flow.bytesIn ?? 0);
     let pair = this.pairs.get(key);
     if (pair === undefined) {
-      // Made with the first connection in place: most pairs see only a few, and lists grown by push from empty
-      // would reserve room for 17 each.
-      pair = { firstSeenMs: observed.timeMs, total: 1, timesS: [timeS], bytes: [bytes], lastScoredMs: -Infinity, unreported: 0, pending: undefined };
-      this.pairs.set(key, pair);
+      pair = this.newPair(key, observed.timeMs, bytes);
+      if (pair === undefined) return undefined;
     } else {
-      pair.firstSeenMs = Math.min(pair.firstSeenMs, observed.timeMs);
-      pair.total++;
-      pair.timesS.push(timeS);
-      pair.bytes.push(bytes);
-      if (pair.timesS.length > this.options.maxConnectionsPerKey) {
-        pair.timesS.shift();
-        pair.bytes.shift();
-      }
+      this.addConnection(pair, observed.timeMs, bytes);
     }
     pair.unreported++;
     // A pair reports once it has minConnections, with its latest maxEvidence events: earlier ones can never be
@@ -156,6 +156,46 @@ export class BeaconDetector implements Detector {
     const verdict = pair.verdict;
     if (verdict === undefined || verdict.score < this.options.minScore) return undefined;
     return this.hit(pair, verdict, flow.destIP);
+  }
+
+  /**
+   * The state of a pair not in the map, with its current connection. Undefined when that connection is held in
+   * the first-sightings table instead (the map is evicting, and a first connection can be neither evidence nor a
+   * verdict); when the table held an earlier one, the pair starts from it, as that connection left it.
+   */
+  private newPair(key: string, timeMs: number, bytes: number): PairState | undefined {
+    let pair: PairState;
+    if (this.pairs.evicting && this.firstConnectionsHeld) {
+      const hash = FirstSightings.hashOf(key);
+      const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 2));
+      const first = this.recalled;
+      if (!sightings.take(hash, first)) {
+        first[0] = timeMs;
+        first[1] = bytes;
+        sightings.remember(hash, first);
+        return undefined;
+      }
+      // Counted, unreported and scored (too few connections for a verdict) by the first connection.
+      pair = { firstSeenMs: first[0], total: 1, timesS: [Math.floor(first[0] / 1000)], bytes: [first[1]], lastScoredMs: first[0], unreported: 1, pending: undefined };
+      this.addConnection(pair, timeMs, bytes);
+    } else {
+      // Made with the first connection in place: most pairs see only a few, and lists grown by push from empty
+      // would reserve room for 17 each.
+      pair = { firstSeenMs: timeMs, total: 1, timesS: [Math.floor(timeMs / 1000)], bytes: [bytes], lastScoredMs: -Infinity, unreported: 0, pending: undefined };
+    }
+    this.pairs.set(key, pair);
+    return pair;
+  }
+
+  private addConnection(pair: PairState, timeMs: number, bytes: number): void {
+    pair.firstSeenMs = Math.min(pair.firstSeenMs, timeMs);
+    pair.total++;
+    pair.timesS.push(Math.floor(timeMs / 1000));
+    pair.bytes.push(bytes);
+    if (pair.timesS.length > this.options.maxConnectionsPerKey) {
+      pair.timesS.shift();
+      pair.bytes.shift();
+    }
   }
 
   keyedState(): readonly KeyedState[] {
@@ -185,7 +225,9 @@ export class BeaconDetector implements Detector {
     };
   }
 
+  /** Snapshots leave the first-sightings table out: a restored pair seen once before starts again. */
   restore(state: unknown, events: SnapshotEventReader): void {
+    this.firstSightings?.clear();
     const what = BEACON_IP.id;
     const parts = state === undefined ? {} : readObject(state, what);
     const max = this.options.maxConnectionsPerKey;

@@ -1,5 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
+import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
@@ -18,10 +19,15 @@ export interface BucketedSumsOptions {
   maxEvidence: number;
   /**
    * Events are remembered as evidence only once the window's first total has reached this (default 0: always).
-   * Keys far below their detection's threshold then hold no events, which is most keys.
+   * Keys far below their detection's threshold then hold no events, which is most keys. While keys are being
+   * evicted, a key's first event below this is held in a first-sightings table instead of state, so a detection
+   * whose threshold is not below this sees the same totals.
    */
   evidenceFrom?: number;
 }
+
+/** First events held per instance while keys are being evicted (about 450 KB with two measures). */
+const FIRST_SIGHTING_SLOTS = 16_384;
 
 interface Bucket {
   startMs: number;
@@ -46,6 +52,9 @@ export class BucketedSums {
   private readonly bucketMs: number;
   /** The array {@link add} answers with, reused: every flow goes through here, and the caller reads it at once. */
   private readonly totals: number[] = [];
+  /** Keys' first events ([timeMs, ...values]) while the map is evicting; made when first needed. */
+  private firstSightings?: FirstSightings;
+  private readonly sighting: number[] = [];
 
   /** The keyed state, for the process-wide memory budget. */
   keyedState(): readonly KeyedState[] {
@@ -67,13 +76,16 @@ export class BucketedSums {
    * undefined for an event older than the window.
    */
   add(key: string, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
-    const startMs = Math.floor(observed.timeMs / this.bucketMs) * this.bucketMs;
+    const startMs = this.bucketStart(observed.timeMs);
     let state = this.sums.get(key);
     if (state === undefined) {
-      // Made with its first bucket in place: most keys never get a second, and a list grown by push would
-      // reserve room for 17.
-      state = { latestMs: observed.timeMs, buckets: [emptyBucket(startMs, values.length)] };
-      this.sums.set(key, state);
+      state = this.newKey(key, values, observed.timeMs);
+      if (state === undefined) {
+        // Held as a first sighting: the window holds this event alone.
+        this.totals.length = values.length;
+        for (let i = 0; i < values.length; i++) this.totals[i] = values[i];
+        return this.totals;
+      }
     }
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
@@ -95,6 +107,39 @@ export class BucketedSums {
       if (evidence.length > this.options.maxEvidence) evidence.shift();
     }
     return totals;
+  }
+
+  /**
+   * The state of a key not in the map, before its current event. Undefined when that event is held in the
+   * first-sightings table instead (the map is evicting, and the event is not evidence); when the table held an
+   * earlier one, the state starts from it, as that event left it.
+   */
+  private newKey(key: string, values: readonly number[], timeMs: number): KeySums | undefined {
+    let state: KeySums;
+    if (this.sums.evicting && values[0] < (this.options.evidenceFrom ?? 0)) {
+      const hash = FirstSightings.hashOf(key);
+      const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 1 + values.length));
+      const first = this.sighting;
+      if (!sightings.take(hash, first)) {
+        first.length = 1 + values.length;
+        first[0] = timeMs;
+        for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
+        sightings.remember(hash, first);
+        return undefined;
+      }
+      const firstMs = first[0];
+      state = { latestMs: firstMs, buckets: [{ startMs: this.bucketStart(firstMs), sums: first.slice(1, 1 + values.length), unreported: 1 }] };
+    } else {
+      // Made with its first bucket in place: most keys never get a second, and a list grown by push would
+      // reserve room for 17.
+      state = { latestMs: timeMs, buckets: [emptyBucket(this.bucketStart(timeMs), values.length)] };
+    }
+    this.sums.set(key, state);
+    return state;
+  }
+
+  private bucketStart(timeMs: number): number {
+    return Math.floor(timeMs / this.bucketMs) * this.bucketMs;
   }
 
   takePending(key: string, trigger: ObservedEvent, maxEvidence: number): PendingReport {
@@ -120,8 +165,9 @@ export class BucketedSums {
     ], events);
   }
 
-  /** Replaces the state with a {@link snapshot} (undefined: empties it). */
+  /** Replaces the state with a {@link snapshot} (undefined: empties it); first sightings are not in snapshots. */
   restore(data: unknown, events: SnapshotEventReader, what: string): void {
+    this.firstSightings?.clear();
     readLru(
       this.sums,
       data,

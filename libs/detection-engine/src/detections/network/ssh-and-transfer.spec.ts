@@ -67,6 +67,19 @@ describe('LargeTransferDetector', () => {
     expect(hitsOf(new LargeTransferDetector('any'), big.slice(0, 9))).toEqual([]);
   });
 
+  it('under eviction pressure, sums a pair that pairs seen once would have pushed out, with the same hit', () => {
+    // 250 MB every 10 minutes to one host: 1 GB with the fourth flow. Between two of them, 3,000 new pairs.
+    const transfer = [0, 1, 2, 3, 4].map((n) => flow(T0 + n * 600_000, { destIP: '45.77.9.9', bytesOut: 250_000_000 }));
+    const sweep = Array.from({ length: 15_000 }, (_, i) => flow(T0 - 60_000 + i * 200, { srcIP: '10.0.0.9', destIP: `52.${(i >> 8) & 255}.${i & 255}.7` }));
+    const merged = [...sweep, ...transfer].sort((a, b) => a.timeMs - b.timeMs);
+    const underPressure = hitsOf(new LargeTransferDetector('any', { maxKeys: 100 }), merged);
+    const alone = hitsOf(new LargeTransferDetector('any'), transfer);
+    expect(alone).toHaveLength(2);
+    expect(underPressure.map((h) => [h.key, h.weight, h.desc, h.evidence.map((e) => e.event.timeMs)])).toEqual(
+      alone.map((h) => [h.key, h.weight, h.desc, h.evidence.map((e) => e.event.timeMs)]),
+    );
+  });
+
   it('stays silent on interactive SSH, downloads, internal copies and transfers spread over more than the window', () => {
     const ssh = new LargeTransferDetector('ssh');
     const interactive = Array.from({ length: 500 }, (_, i) => flow(T0 + i * 5_000, { app: 'ssh', destIP: '45.77.1.2', destPort: 22, bytesOut: 20_000, bytesIn: 400_000 }));
