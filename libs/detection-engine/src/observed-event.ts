@@ -117,6 +117,9 @@ export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed:
   };
 }
 
+/** The state key of the event's host within its workspace, one string per event for every detection keyed by host. */
+export const hostKeyOf: (observed: ObservedEvent) => string = perEvent((observed) => `${observed.workspaceId}\u0000${observed.endpoint.id}`);
+
 /** The split of the event's host name (DNS query, HTTP URL host), worked out once per event for every detection. */
 export const hostnameSplitOf: (observed: ObservedEvent) => Readonly<SplitHostname> | undefined = perEvent((observed) =>
   observed.hostname === undefined ? undefined : splitHostname(observed.hostname),

@@ -15,6 +15,7 @@ import type {
   ObservedEvent,
 } from '../detection';
 import { BoundedMemo } from '../../bounded-memo';
+import { hostKeyOf } from '../../observed-event';
 import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';
 import { defaultDgaModel } from './dga-score';
@@ -152,7 +153,7 @@ export class DgaVolumeDetector implements Detector {
     if (firstSeenMs === undefined || observed.timeMs < firstSeenMs) this.firstSeen.set(seenKey, observed.timeMs);
     else if (observed.timeMs - firstSeenMs > this.options.noveltyMs) return undefined;
 
-    const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
+    const hostKey = hostKeyOf(observed);
     let window = this.hosts.get(hostKey);
     if (window === undefined) {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);

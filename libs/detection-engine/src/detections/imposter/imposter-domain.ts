@@ -1,6 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import { hostnameSplitOf } from '../../observed-event';
+import { hostKeyOf, hostnameSplitOf } from '../../observed-event';
 import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
 import { LruMap } from '../../state/lru-map';
@@ -157,7 +157,3 @@ export class ImposterDomainDetector implements Detector {
   }
 }
 
-/** The state key of the event's host within its workspace (built only when a brand is involved: few events). */
-function hostKeyOf(observed: ObservedEvent): string {
-  return `${observed.workspaceId}\u0000${observed.endpoint.id}`;
-}

@@ -1,6 +1,6 @@
 import type { IpEvent } from '@vigil/contracts';
 import type { ObservedEvent } from '../detection';
-import { perEvent } from '../../observed-event';
+import { hostKeyOf, perEvent } from '../../observed-event';
 import { isPublicAddress } from './ip-ranges';
 
 /** An IP flow event with its fields checked: a field that is missing or unusable is undefined. */
@@ -53,7 +53,7 @@ function parseFlow(observed: ObservedEvent): Flow | undefined {
   if (observed.type !== 'ip' || observed.endpoint.ip === '') return undefined;
   const event = observed.event as IpEvent;
   const destIP = typeof event.destIP === 'string' && event.destIP.length > 0 ? event.destIP : undefined;
-  const hostKey = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
+  const hostKey = hostKeyOf(observed);
   return {
     srcIP: observed.endpoint.ip,
     srcKey: observed.endpoint.id,

@@ -1,6 +1,7 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { registeredDomain } from '../../domain';
+import { hostKeyOf } from '../../observed-event';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { DistinctWindows } from './distinct-windows';
@@ -137,7 +138,7 @@ export class MxLookupDetector implements Detector {
     if (typeof qtype !== 'string' || qtype.trim().toUpperCase() !== 'MX') return undefined;
     if (this.mailServers.has(observed.endpoint.ip)) return undefined;
     const domain = registeredDomain(observed.hostname) ?? observed.hostname;
-    const key = `${observed.workspaceId}\u0000${observed.endpoint.id}`;
+    const key = hostKeyOf(observed);
     const distinct = this.windows.record(key, domain, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
     const domains = this.windows.items(key);
