@@ -7,7 +7,8 @@
  *
  * Usage: node -r ./tools/register.cjs bench/scoring-steady.ts [--seconds 60] [--partitions 6] [--budget-mb 32]
  * Prints one row per 10 s (ns/event of scoring and of the baseline, their ratio) and the medians; compare two
- * builds by running it on each in turn (the first row, while state fills, is left out of the medians).
+ * builds by running it on each in turn (the first row, while state fills, is left out of the medians). At the
+ * end, per detection: the keys and estimated bytes it holds under the budget and the keys evicted from it.
  */
 import { gunzipSync } from 'node:zlib';
 import { DetectionEngine, IndicatorStore, StateBudget } from '@vigil/detection-engine';
@@ -106,6 +107,18 @@ function main(): void {
   const parse = median(settled.map((r) => r.parse));
   console.log(`\nMedian of ${settled.length} rows after the first: scoring ${Math.round(scoring)} ns/event, JSON.parse ${Math.round(parse)} ns/event, ratio ${(scoring / parse).toFixed(1)}`);
   console.log(`Last row / first settled row, scoring cost: ${(settled[settled.length - 1].scoring / settled[0].scoring).toFixed(2)} (above 1: cost grows as state ages)`);
+  printStateUsage(budget);
+}
+
+function printStateUsage(budget: StateBudget): void {
+  console.log('\n| detection | keys | estimated MB | bytes per key | keys evicted |');
+  console.log('|---|---|---|---|---|');
+  const parts = Object.entries(budget.usage()).sort((a, b) => b[1].bytes - a[1].bytes);
+  for (const [part, usage] of parts) {
+    if (usage.keys === 0 && usage.evictions === 0) continue;
+    const perKey = usage.keys === 0 ? '-' : String(Math.round(usage.bytes / usage.keys));
+    console.log(`| ${part} | ${usage.keys.toLocaleString()} | ${(usage.bytes / 1e6).toFixed(1)} | ${perKey} | ${usage.evictions.toLocaleString()} |`);
+  }
 }
 
 main();
