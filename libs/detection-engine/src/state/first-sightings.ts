@@ -54,6 +54,17 @@ export class FirstSightings {
     return true;
   }
 
+  /**
+   * Given the key's current sighting: when the table holds the key's first one, writes that into `sighting` and
+   * forgets it (true); otherwise holds `sighting` as the key's first (false).
+   */
+  recallOrHold(key: string, sighting: number[]): boolean {
+    const hash = FirstSightings.hashOf(key);
+    if (this.take(hash, sighting)) return true;
+    this.remember(hash, sighting);
+    return false;
+  }
+
   /** Forgets every first sighting (a restored engine starts without them). */
   clear(): void {
     this.held.fill(0);

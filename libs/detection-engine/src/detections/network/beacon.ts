@@ -100,7 +100,8 @@ export class BeaconDetector implements Detector {
   private readonly allowed: CidrSet;
   /** First connections of pairs while the map is evicting; made when first needed. */
   private firstSightings?: FirstSightings;
-  private readonly recalled: number[] = [0, 0];
+  /** [timeMs, bytes] of a connection, reused for the first-sightings table. */
+  private readonly sighting: number[] = [0, 0];
   /** A pair's first connection is never evidence (evidence starts at minConnections - maxEvidence + 1). */
   private readonly firstConnectionsHeld: boolean;
 
@@ -166,15 +167,11 @@ export class BeaconDetector implements Detector {
   private newPair(key: string, timeMs: number, bytes: number): PairState | undefined {
     let pair: PairState;
     if (this.pairs.evicting && this.firstConnectionsHeld) {
-      const hash = FirstSightings.hashOf(key);
       const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 2));
-      const first = this.recalled;
-      if (!sightings.take(hash, first)) {
-        first[0] = timeMs;
-        first[1] = bytes;
-        sightings.remember(hash, first);
-        return undefined;
-      }
+      const first = this.sighting;
+      first[0] = timeMs;
+      first[1] = bytes;
+      if (!sightings.recallOrHold(key, first)) return undefined;
       // Counted, unreported and scored (too few connections for a verdict) by the first connection.
       pair = { firstSeenMs: first[0], total: 1, timesS: [Math.floor(first[0] / 1000)], bytes: [first[1]], lastScoredMs: first[0], unreported: 1, pending: undefined };
       this.addConnection(pair, timeMs, bytes);

@@ -72,20 +72,16 @@ export class BucketedSums {
   }
 
   /**
-   * Adds `values` at the event's time and returns the window's totals (an array reused by the next call);
-   * undefined for an event older than the window.
+   * Adds `values` at the event's time and returns the window's totals (an array valid until the next call:
+   * reused, or `values` itself); undefined for an event older than the window.
    */
   add(key: string, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
     const startMs = this.bucketStart(observed.timeMs);
     let state = this.sums.get(key);
     if (state === undefined) {
       state = this.newKey(key, values, observed.timeMs);
-      if (state === undefined) {
-        // Held as a first sighting: the window holds this event alone.
-        this.totals.length = values.length;
-        for (let i = 0; i < values.length; i++) this.totals[i] = values[i];
-        return this.totals;
-      }
+      // Held as a first sighting: the window holds this event alone.
+      if (state === undefined) return values;
     }
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
@@ -117,16 +113,12 @@ export class BucketedSums {
   private newKey(key: string, values: readonly number[], timeMs: number): KeySums | undefined {
     let state: KeySums;
     if (this.sums.evicting && values[0] < (this.options.evidenceFrom ?? 0)) {
-      const hash = FirstSightings.hashOf(key);
       const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 1 + values.length));
       const first = this.sighting;
-      if (!sightings.take(hash, first)) {
-        first.length = 1 + values.length;
-        first[0] = timeMs;
-        for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
-        sightings.remember(hash, first);
-        return undefined;
-      }
+      first.length = 1 + values.length;
+      first[0] = timeMs;
+      for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
+      if (!sightings.recallOrHold(key, first)) return undefined;
       const firstMs = first[0];
       state = { latestMs: firstMs, buckets: [{ startMs: this.bucketStart(firstMs), sums: first.slice(1, 1 + values.length), unreported: 1 }] };
     } else {
