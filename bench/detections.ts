@@ -4,7 +4,7 @@
  */
 import { DetectionEngine, IndicatorStore } from '@vigil/detection-engine';
 import type { TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
-import { benignDnsEvents, httpEvents, ipEvents, tlsEvents } from '@vigil/testing';
+import { benignDnsEvents, httpEvents, ipEvents, networkResolvers, tlsEvents } from '@vigil/testing';
 
 const BATCH = 500;
 
@@ -48,6 +48,9 @@ function batches(type: TelemetryType, events: TelemetryEvent[]): TelemetryBatch[
 }
 
 const intel = new IndicatorStore();
+// The generated network's hosts ask its own resolvers, which forward to public ones; a deployment names its
+// resolvers (VIGIL_DNS_RESOLVERS), without which every forwarded query would be a resolver-bypass alert.
+const configuredResolvers = networkResolvers();
 const samples: [TelemetryType, TelemetryEvent[]][] = [
   ['dns', benignDnsEvents(20_000, { hosts: 200 })],
   ['ip', ipEvents(20_000, { hosts: 200 })],
@@ -65,7 +68,7 @@ for (const [type, events] of samples) {
     () => {
       // A fresh engine per round (built before the clock starts) so each round sees first-time state, as new
       // traffic does; batch ids are unique.
-      const engine = new DetectionEngine({ intel });
+      const engine = new DetectionEngine({ intel, configuredResolvers });
       const typeBatches = batches(type, events);
       return () => {
         for (const batch of typeBatches) engine.process(batch);
