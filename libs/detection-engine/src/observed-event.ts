@@ -1,6 +1,7 @@
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent } from '@vigil/contracts';
 import type { Endpoint, ObservedEvent } from './detections/detection';
 import { splitHostname, type SplitHostname } from './domain';
+import { internedHostKey } from './host-keys';
 import { parsePlainHttpUrl } from './plain-http-url';
 import { parseUtcTimestamp } from './utc-timestamp';
 
@@ -118,7 +119,7 @@ export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed:
 }
 
 /** The state key of the event's host within its workspace, one string per event for every detection keyed by host. */
-export const hostKeyOf: (observed: ObservedEvent) => string = perEvent((observed) => `${observed.workspaceId}\u0000${observed.endpoint.id}`);
+export const hostKeyOf: (observed: ObservedEvent) => string = perEvent((observed) => internedHostKey(observed.workspaceId, observed.endpoint.id));
 
 /** The split of the event's host name (DNS query, HTTP URL host), worked out once per event for every detection. */
 export const hostnameSplitOf: (observed: ObservedEvent) => Readonly<SplitHostname> | undefined = perEvent((observed) =>
