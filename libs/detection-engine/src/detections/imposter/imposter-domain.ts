@@ -8,6 +8,7 @@ import { readLru, writeLru } from '../../state/lru-snapshot';
 import { readArray, readNumber, readString } from '../../state/snapshot';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { BrandIndex, LURE_WORDS, type ImposterTechnique } from './brand-index';
+import { HostBrands } from './host-brands';
 import { DEFAULT_IMPOSTER_WEIGHTS, scoreImposter, type ImposterWeights } from './imposter-evidence';
 
 export const IMPOSTER_DOMAIN: DetectionDefinition = {
@@ -57,8 +58,8 @@ export class ImposterDomainDetector implements Detector {
   private readonly brandDomains = new Map<string, string>();
   /** Registered domain of a brand → its label, for recording look-ups of the real brand. */
   private readonly brandOfDomain = new Map<string, string>();
-  /** (workspace, endpoint) → brand label → time of the latest look-up. */
-  private readonly seenBrands: LruMap<string, Map<string, number>>;
+  /** (workspace, endpoint) → the brand labels it looked up lately. */
+  private readonly seenBrands: LruMap<string, HostBrands>;
 
   constructor(options: Partial<ImposterOptions> | PopularitySet = {}) {
     const given = options instanceof Object && 'tier' in options ? { popularity: options as PopularitySet } : (options as Partial<ImposterOptions>);
@@ -94,7 +95,7 @@ export class ImposterDomainDetector implements Detector {
     const match = this.brands.match(domain.slice(0, domain.indexOf('.')));
     if (match === undefined) return undefined;
     const brandDomain = this.brandDomains.get(match.brand) ?? match.brand;
-    const seenAt = this.seenBrands.get(hostKeyOf(observed))?.get(match.brand);
+    const seenAt = this.seenBrands.get(hostKeyOf(observed))?.timeOf(match.brand);
     const brandSeenByHost = seenAt !== undefined && observed.timeMs - seenAt <= this.options.brandMemoryMs && observed.timeMs >= seenAt;
     const { score, reasons } = scoreImposter(
       { match, domain, brandDomain, subdomain: split.subdomain, brandSeenByHost, lureWords: LURE_WORDS, abusedTlds: SUSPICIOUS_TLDS },
@@ -116,13 +117,10 @@ export class ImposterDomainDetector implements Detector {
   private rememberBrand(hostKey: string, brand: string, timeMs: number): void {
     let brands = this.seenBrands.get(hostKey);
     if (brands === undefined) {
-      brands = new Map();
+      brands = new HostBrands();
       this.seenBrands.set(hostKey, brands);
     }
-    const previous = brands.get(brand);
-    brands.delete(brand);
-    brands.set(brand, Math.max(previous ?? timeMs, timeMs));
-    if (brands.size > this.options.maxBrandsPerHost) brands.delete(brands.keys().next().value as string);
+    brands.remember(brand, timeMs, this.options.maxBrandsPerHost);
   }
 
   keyedState(): readonly KeyedState[] {
@@ -137,7 +135,7 @@ export class ImposterDomainDetector implements Detector {
 
   /** Per host `[brand, timeMs, brand, timeMs, ...]`, least recently looked up first. */
   snapshot(): unknown {
-    return writeLru(this.seenBrands, (brands) => [...brands].flat());
+    return writeLru(this.seenBrands, (host) => host.brands.flatMap((brand, i) => [brand, host.times[i]]));
   }
 
   restore(state: unknown): void {
@@ -146,11 +144,11 @@ export class ImposterDomainDetector implements Detector {
       state,
       (value, at) => {
         const flat = readArray(value, at);
-        const brands = new Map<string, number>();
+        const host = new HostBrands();
         for (let i = Math.max(0, flat.length - 2 * this.options.maxBrandsPerHost); i + 1 < flat.length; i += 2) {
-          brands.set(readString(flat[i], `${at}[${i}]`), readNumber(flat[i + 1], `${at}[${i + 1}]`));
+          host.remember(readString(flat[i], `${at}[${i}]`), readNumber(flat[i + 1], `${at}[${i + 1}]`), this.options.maxBrandsPerHost);
         }
-        return brands;
+        return host;
       },
       IMPOSTER_DOMAIN.id,
     );

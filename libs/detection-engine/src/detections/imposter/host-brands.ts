@@ -1,0 +1,44 @@
+/**
+ * The brands one host looked up recently, with the time of each one's latest look-up, least recently looked up
+ * first and at most `maxBrands`. Parallel arrays rather than a Map: a host keeps a handful of brands and looks
+ * one up on most DNS queries, and moving a Map entry to the recent end (delete, then set) left deleted slots
+ * that made the small table rebuild itself every few look-ups.
+ */
+export class HostBrands {
+  /** Oldest first; `times[i]` is the latest look-up of `brands[i]`. */
+  readonly brands: string[] = [];
+  readonly times: number[] = [];
+
+  get size(): number {
+    return this.brands.length;
+  }
+
+  /** The latest look-up of `brand`, if it is remembered. */
+  timeOf(brand: string): number | undefined {
+    const at = this.brands.indexOf(brand);
+    return at < 0 ? undefined : this.times[at];
+  }
+
+  /** Records a look-up of `brand` at `timeMs` (its time never goes back), making it the most recent. */
+  remember(brand: string, timeMs: number, maxBrands: number): void {
+    const { brands, times } = this;
+    const last = brands.length - 1;
+    const at = brands.indexOf(brand);
+    if (at === last && at >= 0) {
+      if (timeMs > times[at]) times[at] = timeMs;
+      return;
+    }
+    let latestMs = timeMs;
+    if (at >= 0) {
+      latestMs = Math.max(times[at], timeMs);
+      brands.splice(at, 1);
+      times.splice(at, 1);
+    }
+    brands.push(brand);
+    times.push(latestMs);
+    if (brands.length > maxBrands) {
+      brands.shift();
+      times.shift();
+    }
+  }
+}
