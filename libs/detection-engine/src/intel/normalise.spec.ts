@@ -1,4 +1,4 @@
-import { normalisedUrlPath, normaliseUrl } from './normalise';
+import { canonicalIp, normalisedUrlPath, normaliseUrl } from './normalise';
 
 /** URLs in the shapes sensors and lists write them, and odd ones, from a seeded generator. */
 function* generatedUrls(count: number): Iterable<string> {
@@ -35,5 +35,18 @@ describe('normalisedUrlPath', () => {
     expect(normalisedUrlPath('http://bad.example/')).toBe('');
     expect(normalisedUrlPath('bad.example?x=/gate.php')).toBe('');
     expect(normalisedUrlPath('http://bad .example/gate.php')).toBeUndefined();
+  });
+});
+
+describe('canonicalIp', () => {
+  it('keeps a plain dotted quad as it is and writes every other form of an address canonically', () => {
+    expect(canonicalIp('203.0.113.9')).toBe('203.0.113.9');
+    expect(canonicalIp('0.0.0.0')).toBe('0.0.0.0');
+    // forms the plain-quad shortcut refuses go through the general parser
+    expect(canonicalIp(' 203.0.113.9 ')).toBe(canonicalIp('203.0.113.9'));
+    expect(canonicalIp('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(canonicalIp('2001:DB8::1')).toBe(canonicalIp('2001:db8:0:0:0:0:0:1'));
+    expect(canonicalIp('203.0.113.256')).toBeUndefined();
+    expect(canonicalIp('resolver.example')).toBeUndefined();
   });
 });

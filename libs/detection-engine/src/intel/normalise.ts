@@ -83,6 +83,8 @@ export function parseIp(ip: string): ParsedIp | undefined {
 
 /** Canonical text of an IP: dotted quad, or the 32-hex-digit form for IPv6. */
 export function canonicalIp(ip: string): string | undefined {
+  // A plain dotted quad (ipv4ToNumber refuses leading zeros and spaces) is already canonical: most addresses are.
+  if (ipv4ToNumber(ip) !== undefined) return ip;
   const parsed = parseIp(ip);
   if (parsed === undefined) return undefined;
   return parsed.v === 4 ? numberToIpv4(parsed.value) : parsed.value;

@@ -294,38 +294,46 @@ export function encryptedDnsRule(options: DnsBypassOptions = {}): IntelRule {
     definition: D.INTEL_ENCRYPTED_DNS,
     types: ['http', 'ip', 'tls'],
     judge: (intel, observed) => {
-      if (allowed.size > 0 && intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
-      const doh = byCategory(intel, 'doh');
-      if (observed.type === 'http') {
-        const evidence = dohHttpEvidence(observed.event as HttpEvent);
-        if (evidence === undefined) return undefined;
-        const verdict = indicatorVerdict(
-          doh.filter((m) => m.kind === 'domain'),
-          'the DNS-over-HTTPS resolver',
-          `${evidence}: name lookups over HTTPS bypass the monitored resolvers`,
-        );
-        return verdict === undefined ? undefined : { ...verdict, extraFlags: ['doh'] };
-      }
-      if (intel.destPort === DOT_PORT) {
-        return {
-          key: `${intel.destIp ?? '?'}:${DOT_PORT}`,
-          labels: ['dot:resolver', ...uniqueLabels(doh)],
-          extraFlags: ['dot'],
-          observations: [`port ${DOT_PORT}`],
-          reason: 'uses port 853, DNS over TLS: name lookups bypass the monitored resolvers',
-        };
-      }
-      if (observed.type === 'tls' && intel.destPort !== undefined && intel.destPort !== HTTPS_PORT) return undefined;
-      // A flow record without a port says nothing about the service; TLS records are HTTPS unless told otherwise.
-      if (observed.type === 'ip' && intel.destPort !== HTTPS_PORT) return undefined;
-      const verdict = indicatorVerdict(
-        observed.type === 'tls' ? doh : doh.filter((m) => m.kind !== 'domain'),
-        'the DNS-over-HTTPS resolver',
-        'HTTPS to a DoH resolver carries DNS past the monitored resolvers',
-      );
-      return verdict === undefined ? undefined : { ...verdict, key: `${verdict.key}:${HTTPS_PORT}`, extraFlags: ['doh'] };
+      const verdict = encryptedDnsVerdict(intel, observed);
+      // The configured resolvers are checked last: most events are no encrypted DNS at all.
+      if (verdict === undefined) return undefined;
+      const toConfigured = allowed.size > 0 && intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp);
+      return toConfigured ? undefined : verdict;
     },
   };
+}
+
+/** The encrypted-DNS verdict on an event, before the operator's own resolvers are excepted. */
+function encryptedDnsVerdict(intel: EventIntel, observed: ObservedEvent): IntelVerdict | undefined {
+  const doh = byCategory(intel, 'doh');
+  if (observed.type === 'http') {
+    const evidence = dohHttpEvidence(observed.event as HttpEvent);
+    if (evidence === undefined) return undefined;
+    const verdict = indicatorVerdict(
+      doh.filter((m) => m.kind === 'domain'),
+      'the DNS-over-HTTPS resolver',
+      `${evidence}: name lookups over HTTPS bypass the monitored resolvers`,
+    );
+    return verdict === undefined ? undefined : { ...verdict, extraFlags: ['doh'] };
+  }
+  if (intel.destPort === DOT_PORT) {
+    return {
+      key: `${intel.destIp ?? '?'}:${DOT_PORT}`,
+      labels: ['dot:resolver', ...uniqueLabels(doh)],
+      extraFlags: ['dot'],
+      observations: [`port ${DOT_PORT}`],
+      reason: 'uses port 853, DNS over TLS: name lookups bypass the monitored resolvers',
+    };
+  }
+  if (observed.type === 'tls' && intel.destPort !== undefined && intel.destPort !== HTTPS_PORT) return undefined;
+  // A flow record without a port says nothing about the service; TLS records are HTTPS unless told otherwise.
+  if (observed.type === 'ip' && intel.destPort !== HTTPS_PORT) return undefined;
+  const verdict = indicatorVerdict(
+    observed.type === 'tls' ? doh : doh.filter((m) => m.kind !== 'domain'),
+    'the DNS-over-HTTPS resolver',
+    'HTTPS to a DoH resolver carries DNS past the monitored resolvers',
+  );
+  return verdict === undefined ? undefined : { ...verdict, key: `${verdict.key}:${HTTPS_PORT}`, extraFlags: ['doh'] };
 }
 
 export interface DnsBypassOptions {

@@ -258,9 +258,9 @@ export class BeaconDetector implements Detector {
   }
 
   private score(pair: PairState, hostFirstMs: number, nowMs: number): Verdict | undefined {
-    const times = [...pair.timesS].sort((a, b) => a - b);
     const spanMs = nowMs - pair.firstSeenMs;
-    if (times.length < this.options.minConnections || spanMs < this.options.minSpanMs) return undefined;
+    if (pair.timesS.length < this.options.minConnections || spanMs < this.options.minSpanMs) return undefined;
+    const times = [...pair.timesS].sort((a, b) => a - b);
     const timing = timestampScore(times);
     const size = dataSizeScore(pair.bytes);
     if (timing === undefined || size === undefined) return undefined;
