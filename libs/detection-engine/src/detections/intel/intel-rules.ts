@@ -307,10 +307,13 @@ export function encryptedDnsRule(options: DnsBypassOptions = {}): IntelRule {
 function encryptedDnsVerdict(intel: EventIntel, observed: ObservedEvent): IntelVerdict | undefined {
   const doh = byCategory(intel, 'doh');
   if (observed.type === 'http') {
+    const resolverNames = doh.filter((m) => m.kind === 'domain');
+    // Most requests go to no resolver at all: the request itself is read only for those that do.
+    if (resolverNames.length === 0) return undefined;
     const evidence = dohHttpEvidence(observed.event as HttpEvent);
     if (evidence === undefined) return undefined;
     const verdict = indicatorVerdict(
-      doh.filter((m) => m.kind === 'domain'),
+      resolverNames,
       'the DNS-over-HTTPS resolver',
       `${evidence}: name lookups over HTTPS bypass the monitored resolvers`,
     );

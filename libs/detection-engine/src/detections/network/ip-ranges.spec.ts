@@ -44,6 +44,14 @@ describe('parseAddress', () => {
     expect(parseAddress('1.2.3.4')!.value).toBe(parseAddress('::ffff:1.2.3.4')!.value);
     expect(parseAddress('::ffff:0102:0304')!.value).toBe(parseAddress('1.2.3.4')!.value);
   });
+  it('reads addresses with spaces and zone indexes, and refuses host names and near-addresses', () => {
+    expect(parseAddress(' 1.2.3.4 ')!.value).toBe(parseAddress('1.2.3.4')!.value);
+    expect(parseAddress('fe80::1%eth0')!.value).toBe(parseAddress('fe80::1')!.value);
+    expect(parseAddress('1.2.3.4%2')!.family).toBe(4);
+    for (const text of ['www.example.com', 'cafe', 'abc::g', '1.2.3', '1.2.3.256', '01.2.3.4', '1.2.3.4.5', '', '::ffff:1.2.3.x']) {
+      expect(parseAddress(text)).toBeUndefined();
+    }
+  });
 });
 
 describe('CidrSet', () => {

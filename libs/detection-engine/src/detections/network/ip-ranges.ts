@@ -35,10 +35,14 @@ function ipv6Value(ip: string): bigint {
   return value;
 }
 
+const DIGITS_AND_DOTS = /^[\d.]+$/;
+
 /** Parses an IPv4 or IPv6 address (zone index ignored); undefined when it is not one. */
 export function parseAddress(ip: unknown): ParsedAddress | undefined {
   if (typeof ip !== 'string') return undefined;
   const text = ip.trim().replace(/%.*$/, '');
+  // Host names, the usual text here, fail fast: IPv6 has a colon, IPv4 only digits and dots.
+  if (!text.includes(':') && !DIGITS_AND_DOTS.test(text)) return undefined;
   if (isIPv4(text)) return { family: 4, value: V4_MAPPED_PREFIX | ipv4Value(text) };
   if (isIPv6(text)) return { family: 6, value: ipv6Value(text.toLowerCase()) };
   return undefined;
