@@ -3,7 +3,7 @@ import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
-import { readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
+import { fail, readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 import type { PendingReport } from './distinct-windows';
 
@@ -12,6 +12,8 @@ export const ONE_CONNECTION: readonly number[] = [1];
 
 export interface BucketedSumsOptions {
   windowMs: number;
+  /** Numbers every event adds (the length of `values` given to {@link BucketedSums.add}). */
+  measures: number;
   /** The window is kept as this many time buckets: memory per key is fixed, edges are bucket-accurate. */
   buckets: number;
   maxKeys: number;
@@ -29,19 +31,21 @@ export interface BucketedSumsOptions {
 /** First events held per instance while keys are being evicted (about 450 KB with two measures). */
 const FIRST_SIGHTING_SLOTS = 16_384;
 
-interface Bucket {
-  startMs: number;
-  sums: number[];
-  unreported: number;
-  /** Latest unreported events, oldest first, at most maxEvidence; undefined until the first (most keys never keep one). */
-  evidence?: ObservedEvent[];
-}
-
+/**
+ * A key's window: its buckets oldest first, each `2 + measures` numbers in one list (start, events not yet
+ * reported, then the sums), and the evidence each bucket keeps. One list instead of an object and a sums list
+ * per bucket: most keys hold one bucket, and per-pair detections make a key for almost every new flow.
+ */
 interface KeySums {
   latestMs: number;
-  /** Oldest first. */
-  buckets: Bucket[];
+  cells: number[];
+  /** Per bucket (same order), its latest unreported events, oldest first; undefined until a bucket keeps one (most keys never do). */
+  evidence?: (ObservedEvent[] | undefined)[];
 }
+
+const START = 0;
+const UNREPORTED = 1;
+const SUMS = 2;
 
 /**
  * Running sums of a few measures (bytes, packets, connections) per key over a sliding window of event time,
@@ -50,6 +54,8 @@ interface KeySums {
 export class BucketedSums {
   private readonly sums: LruMap<string, KeySums>;
   private readonly bucketMs: number;
+  /** Numbers per bucket in a key's cells. */
+  private readonly stride: number;
   /** The array {@link add} answers with, reused: every flow goes through here, and the caller reads it at once. */
   private readonly totals: number[] = [];
   /** Keys' first events ([timeMs, ...values]) while the map is evicting; made when first needed. */
@@ -67,7 +73,9 @@ export class BucketedSums {
     if (!Number.isInteger(options.maxEvidence) || options.maxEvidence < 1) {
       throw new RangeError(`maxEvidence must be a positive integer, got ${options.maxEvidence}`);
     }
+    if (!Number.isInteger(options.measures) || options.measures < 1) throw new RangeError(`measures must be a positive integer, got ${options.measures}`);
     this.bucketMs = options.windowMs / options.buckets;
+    this.stride = SUMS + options.measures;
     this.sums = new LruMap(options.maxKeys);
   }
 
@@ -86,19 +94,27 @@ export class BucketedSums {
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
 
-    const buckets = state.buckets;
-    const bucket = bucketAt(buckets, startMs, values.length);
-    for (let i = 0; i < values.length; i++) bucket.sums[i] = (bucket.sums[i] ?? 0) + values[i];
-    bucket.unreported++;
+    const stride = this.stride;
+    let at = bucketAt(state, startMs, stride);
+    const cells = state.cells;
+    for (let i = 0; i < values.length; i++) cells[at + SUMS + i] += values[i];
+    cells[at + UNREPORTED]++;
 
     const cutoff = state.latestMs - this.options.windowMs;
-    while (buckets.length > 0 && buckets[0].startMs + this.bucketMs <= cutoff) buckets.shift();
+    let expired = 0;
+    while (expired < cells.length && cells[expired + START] + this.bucketMs <= cutoff) expired += stride;
+    if (expired > 0) {
+      cells.splice(0, expired);
+      state.evidence?.splice(0, expired / stride);
+      at -= expired;
+    }
     const totals = this.totals;
     totals.length = values.length;
     totals.fill(0);
-    for (const b of buckets) for (let i = 0; i < totals.length; i++) totals[i] += b.sums[i] ?? 0;
+    for (let b = 0; b < cells.length; b += stride) for (let i = 0; i < totals.length; i++) totals[i] += cells[b + SUMS + i];
     if (totals[0] >= (this.options.evidenceFrom ?? 0)) {
-      const evidence = (bucket.evidence ??= []);
+      const byBucket = (state.evidence ??= []);
+      const evidence = (byBucket[at / stride] ??= []);
       evidence.push(observed);
       if (evidence.length > this.options.maxEvidence) evidence.shift();
     }
@@ -120,11 +136,9 @@ export class BucketedSums {
       for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
       if (!sightings.recallOrHold(key, first)) return undefined;
       const firstMs = first[0];
-      state = { latestMs: firstMs, buckets: [{ startMs: this.bucketStart(firstMs), sums: first.slice(1, 1 + values.length), unreported: 1 }] };
+      state = { latestMs: firstMs, cells: firstBucket(this.bucketStart(firstMs), 1, first, 1, values.length) };
     } else {
-      // Made with its first bucket in place: most keys never get a second, and a list grown by push would
-      // reserve room for 17.
-      state = { latestMs: timeMs, buckets: [emptyBucket(this.bucketStart(timeMs), values.length)] };
+      state = { latestMs: timeMs, cells: firstBucket(this.bucketStart(timeMs), 0, undefined, 0, values.length) };
     }
     this.sums.set(key, state);
     return state;
@@ -137,24 +151,35 @@ export class BucketedSums {
   takePending(key: string, trigger: ObservedEvent, maxEvidence: number): PendingReport {
     const state = this.sums.peek(key);
     if (state === undefined) return { weight: 1, evidence: [trigger] };
+    const { cells } = state;
+    const stride = this.stride;
     let weight = 0;
-    const earlier: ObservedEvent[] = [];
-    for (const bucket of state.buckets) {
-      weight += bucket.unreported;
-      for (const event of bucket.evidence ?? []) if (event !== trigger) earlier.push(event);
-      bucket.unreported = 0;
-      bucket.evidence = undefined;
+    for (let b = 0; b < cells.length; b += stride) {
+      weight += cells[b + UNREPORTED];
+      cells[b + UNREPORTED] = 0;
     }
+    const earlier: ObservedEvent[] = [];
+    for (const events of state.evidence ?? []) for (const event of events ?? []) if (event !== trigger) earlier.push(event);
+    state.evidence = undefined;
     earlier.sort((a, b) => a.timeMs - b.timeMs);
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
   }
 
   /** Per key `[latestMs, [latestMs - startMs, sums, unreported, events, ...]]`, buckets oldest first. */
   snapshot(events: SnapshotEventWriter): unknown[] {
-    return writeLru(this.sums, (state) => [
-      writeNumber(state.latestMs),
-      state.buckets.flatMap((b) => [writeOffset(state.latestMs, b.startMs), b.sums.map(writeNumber), b.unreported, (b.evidence ?? []).map((e) => events.observed(e))]),
-    ], events);
+    return writeLru(this.sums, (state) => {
+      const stride = this.stride;
+      const flat: unknown[] = [];
+      for (let b = 0, n = 0; b < state.cells.length; b += stride, n++) {
+        flat.push(
+          writeOffset(state.latestMs, state.cells[b + START]),
+          state.cells.slice(b + SUMS, b + stride).map(writeNumber),
+          state.cells[b + UNREPORTED],
+          (state.evidence?.[n] ?? []).map((e) => events.observed(e)),
+        );
+      }
+      return [writeNumber(state.latestMs), flat];
+    }, events);
   }
 
   /** Replaces the state with a {@link snapshot} (undefined: empties it); first sightings are not in snapshots. */
@@ -167,20 +192,21 @@ export class BucketedSums {
         const [latest, flat] = readArray(value, at);
         const latestMs = readNumber(latest, `${at}.latestMs`);
         const tuples = readTuples(flat, 4, `${at}.buckets`);
-        const buckets: Bucket[] = [];
+        const cells: number[] = [];
+        const byBucket: (ObservedEvent[] | undefined)[] = [];
         // A bucket per time slot of the window (plus the one being filled): more can only be corrupt.
         for (let i = Math.max(0, tuples.length - 4 * (this.options.buckets + 1)); i < tuples.length; i += 4) {
+          const sums = readNumbers(tuples[i + 1], `${at}.sums`);
+          if (sums.length !== this.options.measures) fail(`${at}.sums`, `${this.options.measures} sums`, sums.length);
+          cells.push(readOffset(latestMs, tuples[i], `${at}.startMs`), readCount(tuples[i + 2], `${at}.unreported`), ...sums);
           const evidence = readArray(tuples[i + 3], `${at}.evidence`)
             .slice(-this.options.maxEvidence)
             .map((ref) => events.observed(ref, `${at}.evidence`));
-          buckets.push({
-            startMs: readOffset(latestMs, tuples[i], `${at}.startMs`),
-            sums: readNumbers(tuples[i + 1], `${at}.sums`),
-            unreported: readCount(tuples[i + 2], `${at}.unreported`),
-            ...(evidence.length > 0 ? { evidence } : {}),
-          });
+          byBucket.push(evidence.length > 0 ? evidence : undefined);
         }
-        return { latestMs, buckets };
+        const state: KeySums = { latestMs, cells };
+        if (byBucket.some((e) => e !== undefined)) state.evidence = byBucket;
+        return state;
       },
       what,
       events,
@@ -189,22 +215,40 @@ export class BucketedSums {
 
   stats(): DetectorStateStats {
     let largestKey = 0;
-    for (const state of this.sums.values()) largestKey = Math.max(largestKey, state.buckets.length);
+    for (const state of this.sums.values()) largestKey = Math.max(largestKey, state.cells.length / this.stride);
     return { keys: this.sums.size, maxKeys: this.sums.maxSize, largestKey, maxEntriesPerKey: this.options.buckets + 1 };
   }
 }
 
-/** The bucket starting at `startMs`, added in time order when missing (events mostly land in the newest bucket). */
-function bucketAt(buckets: Bucket[], startMs: number, measures: number): Bucket {
-  let at = buckets.length;
-  while (at > 0 && buckets[at - 1].startMs > startMs) at--;
-  if (at > 0 && buckets[at - 1].startMs === startMs) return buckets[at - 1];
-  const bucket = emptyBucket(startMs, measures);
-  if (at === buckets.length) buckets.push(bucket);
-  else buckets.splice(at, 0, bucket);
-  return bucket;
+/**
+ * A key's first bucket: start, unreported count, and `measures` sums taken from `from` (starting at `offset`),
+ * or zeros. Written as literals of the exact length: a list grown by push reserves room for 17 more.
+ */
+function firstBucket(startMs: number, unreported: number, from: readonly number[] | undefined, offset: number, measures: number): number[] {
+  if (from === undefined) {
+    if (measures === 1) return [startMs, unreported, 0];
+    if (measures === 2) return [startMs, unreported, 0, 0];
+    if (measures === 3) return [startMs, unreported, 0, 0, 0];
+  } else {
+    if (measures === 1) return [startMs, unreported, from[offset]];
+    if (measures === 2) return [startMs, unreported, from[offset], from[offset + 1]];
+    if (measures === 3) return [startMs, unreported, from[offset], from[offset + 1], from[offset + 2]];
+  }
+  return [startMs, unreported, ...Array.from({ length: measures }, (_, i) => (from === undefined ? 0 : from[offset + i]))];
 }
 
-function emptyBucket(startMs: number, measures: number): Bucket {
-  return { startMs, sums: new Array<number>(measures).fill(0), unreported: 0 };
+/**
+ * The offset in the key's cells of the bucket starting at `startMs`, added in time order when missing (events
+ * mostly land in the newest bucket).
+ */
+function bucketAt(state: KeySums, startMs: number, stride: number): number {
+  const cells = state.cells;
+  let at = cells.length;
+  while (at > 0 && cells[at - stride + START] > startMs) at -= stride;
+  if (at > 0 && cells[at - stride + START] === startMs) return at - stride;
+  const bucket = [startMs, 0, ...Array<number>(stride - SUMS).fill(0)];
+  cells.splice(at, 0, ...bucket);
+  const evidence = state.evidence;
+  if (evidence !== undefined && at / stride < evidence.length) evidence.splice(at / stride, 0, undefined);
+  return at;
 }

@@ -59,7 +59,7 @@ export class IcmpTunnelDetector implements Detector {
     if (!(largePacketBytes > 0) || !(minLargePackets >= 1) || !(minBytes >= 1)) {
       throw new RangeError('icmp_tunnel: largePacketBytes, minLargePackets and minBytes must be positive');
     }
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 3, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

@@ -105,7 +105,7 @@ export class LargeTransferDetector implements Detector {
     // Flows are kept as evidence once the pair has sent half the threshold: the transfers that make a pair large
     // come after that, and the many pairs that never get near it keep no events.
     const evidenceFrom = this.options.minBytesOut / 2;
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 2, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

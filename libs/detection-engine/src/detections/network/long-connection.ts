@@ -91,7 +91,7 @@ export class StrobeDetector implements Detector {
     this.ignorePorts = new Set(this.options.ignorePorts);
     // The evidence of a hit is the pair's latest maxEvidence connections: none before that count can be one.
     const evidenceFrom = this.options.minConnections - this.options.maxEvidence;
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 1, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

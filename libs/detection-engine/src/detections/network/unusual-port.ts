@@ -88,7 +88,7 @@ export class UnusualPortVolumeDetector implements Detector {
     if (!Number.isInteger(this.options.minConnections) || this.options.minConnections < 2) {
       throw new RangeError(`unusual_port_volume: minConnections must be an integer >= 2, got ${this.options.minConnections}`);
     }
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 10, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 10, measures: 1, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
