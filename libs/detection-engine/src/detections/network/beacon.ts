@@ -76,16 +76,23 @@ interface PairState {
   firstSeenMs: number;
   /** Connections seen since first seen (the lists below keep the latest only). */
   total: number;
-  timesS: number[];
-  bytes: number[];
+  /** Per connection its time (epoch seconds) and bytes, in arrival order: one list, as most pairs see few connections. */
+  connections: number[];
   lastScoredMs: number;
-  verdict?: Verdict;
+  verdict: Verdict | undefined;
   unreported: number;
   /** Events that may become evidence; undefined until the pair nears minConnections (most pairs never do). */
   pending: ObservedEvent[] | undefined;
 }
 
 const HISTOGRAM_BINS = 24;
+
+/** The numbers at `from`, `from + 2`, ... of a list of pairs (the times or the sizes of a pair's connections). */
+function everyOther(list: readonly number[], from: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < list.length; i += 2) out.push(list[i]);
+  return out;
+}
 
 /** First connections held per detector while pairs are being evicted (about 350 KB). */
 const FIRST_SIGHTING_SLOTS = 16_384;
@@ -173,12 +180,14 @@ export class BeaconDetector implements Detector {
       first[1] = bytes;
       if (!sightings.recallOrHold(key, first)) return undefined;
       // Counted, unreported and scored (too few connections for a verdict) by the first connection.
-      pair = { firstSeenMs: first[0], total: 1, timesS: [Math.floor(first[0] / 1000)], bytes: [first[1]], lastScoredMs: first[0], unreported: 1, pending: undefined };
+      const connections = [Math.floor(first[0] / 1000), first[1]];
+      pair = { firstSeenMs: first[0], total: 1, connections, lastScoredMs: first[0], verdict: undefined, unreported: 1, pending: undefined };
       this.addConnection(pair, timeMs, bytes);
     } else {
       // Made with the first connection in place: most pairs see only a few, and lists grown by push from empty
       // would reserve room for 17 each.
-      pair = { firstSeenMs: timeMs, total: 1, timesS: [Math.floor(timeMs / 1000)], bytes: [bytes], lastScoredMs: -Infinity, unreported: 0, pending: undefined };
+      const connections = [Math.floor(timeMs / 1000), bytes];
+      pair = { firstSeenMs: timeMs, total: 1, connections, lastScoredMs: -Infinity, verdict: undefined, unreported: 0, pending: undefined };
     }
     this.pairs.set(key, pair);
     return pair;
@@ -187,11 +196,11 @@ export class BeaconDetector implements Detector {
   private addConnection(pair: PairState, timeMs: number, bytes: number): void {
     pair.firstSeenMs = Math.min(pair.firstSeenMs, timeMs);
     pair.total++;
-    pair.timesS.push(Math.floor(timeMs / 1000));
-    pair.bytes.push(bytes);
-    if (pair.timesS.length > this.options.maxConnectionsPerKey) {
-      pair.timesS.shift();
-      pair.bytes.shift();
+    const connections = pair.connections;
+    connections.push(Math.floor(timeMs / 1000), bytes);
+    if (connections.length > 2 * this.options.maxConnectionsPerKey) {
+      connections.shift();
+      connections.shift();
     }
   }
 
@@ -201,7 +210,7 @@ export class BeaconDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     let largestKey = 0;
-    for (const pair of this.pairs.values()) largestKey = Math.max(largestKey, pair.timesS.length);
+    for (const pair of this.pairs.values()) largestKey = Math.max(largestKey, pair.connections.length / 2);
     return { keys: this.pairs.size, maxKeys: this.pairs.maxSize, largestKey, maxEntriesPerKey: this.options.maxConnectionsPerKey };
   }
 
@@ -211,8 +220,8 @@ export class BeaconDetector implements Detector {
       p: writeLru(this.pairs, (pair) => [
         writeNumber(pair.firstSeenMs),
         pair.total,
-        writeDeltas(pair.timesS),
-        pair.bytes.map(writeNumber),
+        writeDeltas(everyOther(pair.connections, 0)),
+        everyOther(pair.connections, 1).map(writeNumber),
         writeNumber(pair.lastScoredMs),
         pair.verdict === undefined ? 0 : writeVerdict(pair.verdict),
         pair.unreported,
@@ -235,19 +244,20 @@ export class BeaconDetector implements Detector {
       (value, at) => {
         const t = readArray(value, at);
         const verdict = t[5] === 0 ? undefined : readVerdict(t[5], `${at}.verdict`);
+        const timesS = readDeltas(t[2], `${at}.timesS`).slice(-max);
+        const bytes = readNumbers(t[3], `${at}.bytes`).slice(-max);
+        if (timesS.length !== bytes.length) fail(`${at}.bytes`, `${timesS.length} sizes`, bytes.length);
         const pair: PairState = {
           firstSeenMs: readNumber(t[0], `${at}.firstSeenMs`),
           total: readCount(t[1], `${at}.total`),
-          timesS: readDeltas(t[2], `${at}.timesS`).slice(-max),
-          bytes: readNumbers(t[3], `${at}.bytes`).slice(-max),
+          connections: timesS.flatMap((time, i) => [time, bytes[i]]),
           lastScoredMs: readNumber(t[4], `${at}.lastScoredMs`),
+          verdict,
           unreported: readCount(t[6], `${at}.unreported`),
           pending: readArray(t[7], `${at}.pending`)
             .slice(-this.options.maxEvidence)
             .map((ref) => events.observed(ref, `${at}.pending`)),
         };
-        if (pair.timesS.length !== pair.bytes.length) fail(`${at}.bytes`, `${pair.timesS.length} sizes`, pair.bytes.length);
-        if (verdict !== undefined) pair.verdict = verdict;
         return pair;
       },
       `${what}.p`,
@@ -259,10 +269,10 @@ export class BeaconDetector implements Detector {
 
   private score(pair: PairState, hostFirstMs: number, nowMs: number): Verdict | undefined {
     const spanMs = nowMs - pair.firstSeenMs;
-    if (pair.timesS.length < this.options.minConnections || spanMs < this.options.minSpanMs) return undefined;
-    const times = [...pair.timesS].sort((a, b) => a - b);
+    if (pair.connections.length / 2 < this.options.minConnections || spanMs < this.options.minSpanMs) return undefined;
+    const times = everyOther(pair.connections, 0).sort((a, b) => a - b);
     const timing = timestampScore(times);
-    const size = dataSizeScore(pair.bytes);
+    const size = dataSizeScore(everyOther(pair.connections, 1));
     if (timing === undefined || size === undefined) return undefined;
 
     const periodStartMs = Math.max(nowMs - this.options.periodMs, hostFirstMs);
