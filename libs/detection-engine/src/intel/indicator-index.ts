@@ -17,6 +17,7 @@ import {
   parseIp,
 } from './normalise';
 
+import { NumberFilter } from './number-filter';
 import { StringFilter } from './string-filter';
 import { PackedTable, packIndicators, type KeyedRefs, type PackedIndicators, type Refs } from './packed-indicators';
 
@@ -186,14 +187,20 @@ export class IndicatorIndex {
     this.cidr4Prefixes = [...t.cidr4.keys()].sort((a, b) => b - a);
     this.cidr6Prefixes = [...t.cidr6.keys()].sort((a, b) => b - a);
     this.cidr4Cover = coveredRanges(t.cidr4);
-    this.ipPortHosts4 = ipv4HostsOf(t.ipPorts.keys());
+    this.ipv4Values = new NumberFilter(t.ipv4.keys(), t.ipv4.size);
+    this.ipPortHosts4 = new NumberFilter(ipv4HostsOf(t.ipPorts.keys()), t.ipPorts.size);
     this.urlPaths = new StringFilter(pathsOf(t.urls.keys()), t.urls.size);
   }
 
   /** Every IPv4 range some CIDR indicator covers, merged: most addresses fall outside all of them. */
   private readonly cidr4Cover: Float64Array;
+  /** IPv4 addresses with an `ip` indicator: most flows' destinations are none of them. */
+  private readonly ipv4Values: NumberFilter;
   /** IPv4 addresses that have an `ip_port` indicator on some port. */
-  private readonly ipPortHosts4: ReadonlySet<number>;
+  private readonly ipPortHosts4: NumberFilter;
+  /** The address last read as a plain dotted quad, and its number: an event's address is asked about twice. */
+  private lastAddress = '';
+  private lastQuad: number | undefined = undefined;
   /** The paths of URL indicators: most requests' paths are none of them. */
   private readonly urlPaths: StringFilter;
 
@@ -260,7 +267,7 @@ export class IndicatorIndex {
   /** Indicators for an address: the address itself, then its covering networks, narrowest first. */
   matchIp(address: string): readonly IndicatorMatch[] {
     // A plain dotted quad (every flow's destination, mostly) is read without the general parser.
-    const quad = ipv4ToNumber(address);
+    const quad = this.quadOf(address);
     if (quad !== undefined) return this.matchIpv4(quad);
     const ip = parseIp(address);
     if (ip === undefined) return NO_MATCHES;
@@ -277,7 +284,7 @@ export class IndicatorIndex {
 
   private matchIpv4(value: number): readonly IndicatorMatch[] {
     let out: IndicatorMatch[] | undefined;
-    const refs = this.t.ipv4.get(value);
+    const refs = this.ipv4Values.mayContain(value) ? this.t.ipv4.get(value) : undefined;
     if (refs !== undefined) out = this.collect(out, 'ip', numberToIpv4(value), refs);
     if (!isCovered(this.cidr4Cover, value)) return out ?? NO_MATCHES;
     for (const prefix of this.cidr4Prefixes) {
@@ -288,11 +295,20 @@ export class IndicatorIndex {
     return out ?? NO_MATCHES;
   }
 
+  /** {@link ipv4ToNumber} of the address, remembered for the next call with the same string. */
+  private quadOf(address: string): number | undefined {
+    if (address !== this.lastAddress) {
+      this.lastQuad = ipv4ToNumber(address);
+      this.lastAddress = address;
+    }
+    return this.lastQuad;
+  }
+
   matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
     if (this.t.ipPorts.size === 0 || !Number.isInteger(port)) return NO_MATCHES;
     // A plain dotted quad is its own canonical form (ipv4ToNumber refuses leading zeros and spaces).
-    const quad = ipv4ToNumber(address);
-    if (quad !== undefined && !this.ipPortHosts4.has(quad)) return NO_MATCHES;
+    const quad = this.quadOf(address);
+    if (quad !== undefined && !this.ipPortHosts4.mayContain(quad)) return NO_MATCHES;
     let canonical: string | undefined = quad !== undefined ? address : undefined;
     if (canonical === undefined) {
       const ip = parseIp(address);
@@ -397,11 +413,9 @@ function* pathsOf(urlKeys: Iterable<string>): Iterable<string> {
 }
 
 /** The IPv4 addresses of `ip|port` keys. */
-function ipv4HostsOf(ipPortKeys: Iterable<string>): ReadonlySet<number> {
-  const hosts = new Set<number>();
+function* ipv4HostsOf(ipPortKeys: Iterable<string>): Iterable<number> {
   for (const key of ipPortKeys) {
     const value = ipv4ToNumber(key.slice(0, key.lastIndexOf('|')));
-    if (value !== undefined) hosts.add(value);
+    if (value !== undefined) yield value;
   }
-  return hosts;
 }
