@@ -167,16 +167,18 @@ export class DnsTunnelDetector implements Detector {
    */
   assess(observed: ObservedEvent): (SubdomainAssessment & { domain: string; subdomain: string }) | undefined {
     const target = this.targetOf(observed);
-    if (target === undefined) return undefined;
+    if (target === undefined || this.isAllowListed(target)) return undefined;
     return { ...this.assessTarget(observed, target), domain: target.registeredDomain, subdomain: target.subdomain };
   }
 
-  /** The name to judge, or undefined when it has nothing left of its domain or lies in an allow-listed zone. */
+  /** The name to judge, or undefined when it has nothing left of its domain. */
   private targetOf(observed: ObservedEvent): Readonly<SplitHostname> | undefined {
     if (observed.hostname === undefined || observed.rawHostname === undefined) return undefined;
-    const target = tunnelTarget(observed);
-    if (target === undefined || matchZone(target.hostname, this.allowList) !== undefined) return undefined;
-    return target;
+    return tunnelTarget(observed);
+  }
+
+  private isAllowListed(target: Readonly<SplitHostname>): boolean {
+    return matchZone(target.hostname, this.allowList) !== undefined;
   }
 
   /** Judges the subdomain in its original case (mixed case is itself a signal). */
@@ -197,7 +199,8 @@ export class DnsTunnelDetector implements Detector {
     // A name that ends in no public suffix is never ordinary resolution, so even a short token there counts fully.
     const shortTokenWeight = domain === NO_PUBLIC_SUFFIX ? 1 : this.options.shortTokenWeight;
     const weight = assessment.randomLooking ? 1 : assessment.signal === 'short-token' ? shortTokenWeight : 0;
-    if (weight === 0) return undefined;
+    // The allow list is asked last: most names carry no signal at all.
+    if (weight === 0 || this.isAllowListed(target)) return undefined;
 
     const windowKey = `${observed.workspaceId}\u0000${observed.endpoint.id}\u0000${domain}`;
     let window = this.windows.get(windowKey);
