@@ -198,9 +198,6 @@ export class IndicatorIndex {
   private readonly ipv4Values: NumberFilter;
   /** IPv4 addresses that have an `ip_port` indicator on some port. */
   private readonly ipPortHosts4: NumberFilter;
-  /** The address last read as a plain dotted quad, and its number: an event's address is asked about twice. */
-  private lastAddress = '';
-  private lastQuad: number | undefined = undefined;
   /** The paths of URL indicators: most requests' paths are none of them. */
   private readonly urlPaths: StringFilter;
 
@@ -267,7 +264,7 @@ export class IndicatorIndex {
   /** Indicators for an address: the address itself, then its covering networks, narrowest first. */
   matchIp(address: string): readonly IndicatorMatch[] {
     // A plain dotted quad (every flow's destination, mostly) is read without the general parser.
-    const quad = this.quadOf(address);
+    const quad = ipv4ToNumber(address);
     if (quad !== undefined) return this.matchIpv4(quad);
     const ip = parseIp(address);
     if (ip === undefined) return NO_MATCHES;
@@ -295,19 +292,10 @@ export class IndicatorIndex {
     return out ?? NO_MATCHES;
   }
 
-  /** {@link ipv4ToNumber} of the address, remembered for the next call with the same string. */
-  private quadOf(address: string): number | undefined {
-    if (address !== this.lastAddress) {
-      this.lastQuad = ipv4ToNumber(address);
-      this.lastAddress = address;
-    }
-    return this.lastQuad;
-  }
-
   matchIpPort(address: string, port: number): readonly IndicatorMatch[] {
     if (this.t.ipPorts.size === 0 || !Number.isInteger(port)) return NO_MATCHES;
     // A plain dotted quad is its own canonical form (ipv4ToNumber refuses leading zeros and spaces).
-    const quad = this.quadOf(address);
+    const quad = ipv4ToNumber(address);
     if (quad !== undefined && !this.ipPortHosts4.mayContain(quad)) return NO_MATCHES;
     let canonical: string | undefined = quad !== undefined ? address : undefined;
     if (canonical === undefined) {

@@ -16,11 +16,23 @@ export function normaliseDomain(name: string): string | undefined {
   return DOMAIN.test(domain) && ipv4ToNumber(domain) === undefined ? domain : undefined;
 }
 
+let lastText = '';
+let lastNumber: number | undefined = undefined;
+
 /**
  * IPv4 dotted quad to an unsigned 32-bit number, or undefined (also for an octet with a leading zero, which
- * node:net does not take for an address either). A character loop: this runs for every event.
+ * node:net does not take for an address either). A character loop: this runs for every event, several times
+ * for the same address (public or not, then each intel lookup), so the latest answer is kept.
  */
 export function ipv4ToNumber(ip: string): number | undefined {
+  if (ip !== lastText) {
+    lastNumber = parseIpv4(ip);
+    lastText = ip;
+  }
+  return lastNumber;
+}
+
+function parseIpv4(ip: string): number | undefined {
   let value = 0;
   let octet = 0;
   let digits = 0;
