@@ -2,6 +2,7 @@ import type { OcsfDetectionFinding, Severity } from '@vigil/contracts';
 import type { FindingVersion } from '../aggregation/finding-aggregator';
 import { ATTACK_TACTICS, ATTACK_TECHNIQUES, ATTACK_VERSION, parseAttackPair } from '../mitre';
 import { buildEvidence, type OcsfEvidence } from './evidence';
+import { isoSeconds } from './iso-seconds';
 
 export const OCSF_VERSION = '1.2.0';
 /** `datetime` allows the `*_dt` siblings; `host` allows `device` (OCSF profile gating). */
@@ -36,10 +37,6 @@ interface OcsfObservable {
  */
 function epochSeconds(ms: number): number {
   return Math.floor(ms / 1000);
-}
-
-function isoSeconds(ms: number): string {
-  return new Date(epochSeconds(ms) * 1000).toISOString();
 }
 
 function attacks(mitreAttack: string[]): Record<string, unknown>[] {
