@@ -1,0 +1,29 @@
+/**
+ * A bit per slot, set for every value held: a filter that answers "certainly absent" or "perhaps present".
+ * Sized at about 16 bits per value, so that roughly one absent value in 16 passes; subclasses say how a value
+ * picks its slot.
+ */
+export abstract class BitFilter<T> {
+  private readonly bits: Uint32Array;
+  /** log2 of the number of slots. */
+  protected readonly slotBits: number;
+
+  constructor(values: Iterable<T>, expected: number) {
+    let slotBits = 10;
+    while (2 ** slotBits < expected * 16 && slotBits < 26) slotBits++;
+    this.slotBits = slotBits;
+    this.bits = new Uint32Array(2 ** slotBits / 32);
+    for (const value of values) {
+      const slot = this.slotOf(value);
+      this.bits[slot >>> 5] |= 1 << (slot & 31);
+    }
+  }
+
+  mayContain(value: T): boolean {
+    const slot = this.slotOf(value);
+    return (this.bits[slot >>> 5] & (1 << (slot & 31))) !== 0;
+  }
+
+  /** A slot in [0, 2^slotBits). */
+  protected abstract slotOf(value: T): number;
+}
