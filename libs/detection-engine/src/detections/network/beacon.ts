@@ -74,7 +74,7 @@ interface Verdict {
 
 interface PairState {
   firstSeenMs: number;
-  /** Connections seen since first seen (the lists below keep the latest only). */
+  /** Connections seen since first seen (the list below keeps the latest only). */
   total: number;
   /** Per connection its time (epoch seconds) and bytes, in arrival order: one list, as most pairs see few connections. */
   connections: number[];
@@ -184,8 +184,8 @@ export class BeaconDetector implements Detector {
       pair = { firstSeenMs: first[0], total: 1, connections, lastScoredMs: first[0], verdict: undefined, unreported: 1, pending: undefined };
       this.addConnection(pair, timeMs, bytes);
     } else {
-      // Made with the first connection in place: most pairs see only a few, and lists grown by push from empty
-      // would reserve room for 17 each.
+      // Made with the first connection in place: most pairs see only a few, and a list grown by push from empty
+      // would reserve room for 17.
       const connections = [Math.floor(timeMs / 1000), bytes];
       pair = { firstSeenMs: timeMs, total: 1, connections, lastScoredMs: -Infinity, verdict: undefined, unreported: 0, pending: undefined };
     }
