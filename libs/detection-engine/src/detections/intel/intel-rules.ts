@@ -289,16 +289,14 @@ function dohHttpEvidence(event: Partial<HttpEvent>): string | undefined {
  * mark, so the finding keeps its severity; `doh`/`dot` flags say which protocol.
  */
 export function encryptedDnsRule(options: DnsBypassOptions = {}): IntelRule {
-  const allowed = resolverSet(options);
+  const isConfigured = configuredResolverTest(options);
   return {
     definition: D.INTEL_ENCRYPTED_DNS,
     types: ['http', 'ip', 'tls'],
     judge: (intel, observed) => {
       const verdict = encryptedDnsVerdict(intel, observed);
       // The configured resolvers are checked last: most events are no encrypted DNS at all.
-      if (verdict === undefined) return undefined;
-      const toConfigured = allowed.size > 0 && intel.destIp !== undefined && allowed.has(canonicalIp(intel.destIp) ?? intel.destIp);
-      return toConfigured ? undefined : verdict;
+      return verdict === undefined || isConfigured(intel.destIp) ? undefined : verdict;
     },
   };
 }
@@ -344,8 +342,11 @@ export interface DnsBypassOptions {
   configuredResolvers?: readonly string[];
 }
 
-function resolverSet(options: DnsBypassOptions): ReadonlySet<string> {
-  return new Set((options.configuredResolvers ?? []).map((ip) => canonicalIp(ip) ?? ip));
+/** Whether an address (in any of its spellings) is one of the configured resolvers. */
+function configuredResolverTest(options: DnsBypassOptions): (ip: unknown) => boolean {
+  const addressOf = (ip: string) => canonicalIp(ip) ?? ip;
+  const resolvers = new Set((options.configuredResolvers ?? []).map(addressOf));
+  return (ip) => resolvers.size > 0 && typeof ip === 'string' && resolvers.has(addressOf(ip));
 }
 
 /**
@@ -354,15 +355,13 @@ function resolverSet(options: DnsBypassOptions): ReadonlySet<string> {
  * The configured resolvers forwarding to their upstreams (source = a configured resolver) is how DNS works.
  */
 export function dnsBypassRule(options: DnsBypassOptions = {}): IntelRule {
-  const allowed = resolverSet(options);
+  const isConfigured = configuredResolverTest(options);
   return {
     definition: D.INTEL_DNS_BYPASS,
     types: ['ip'],
     judge: (intel: EventIntel, observed: ObservedEvent) => {
       if (intel.destPort !== 53 || intel.destIp === undefined) return undefined;
-      if (allowed.has(canonicalIp(intel.destIp) ?? intel.destIp)) return undefined;
-      const src = (observed.event as IpEvent).srcIP;
-      if (typeof src === 'string' && allowed.has(canonicalIp(src) ?? src)) return undefined;
+      if (isConfigured(intel.destIp) || isConfigured((observed.event as IpEvent).srcIP)) return undefined;
       const resolvers = matchesWhere(intel, isResolverAddress);
       const proto = (observed.event as IpEvent).proto;
       const verdict = indicatorVerdict(

@@ -56,6 +56,11 @@ export class BucketedSums {
   private readonly bucketMs: number;
   /** Numbers per bucket in a key's cells. */
   private readonly stride: number;
+  /**
+   * An empty bucket's cells, copied for each new bucket: a copy has the exact length and keeps the list's kind
+   * (doubles, for the NaN start), where a list grown by push would reserve room for 17 more.
+   */
+  private readonly emptyBucket: number[];
   /** The array {@link add} answers with, reused: every flow goes through here, and the caller reads it at once. */
   private readonly totals: number[] = [];
   /** Keys' first events ([timeMs, ...values]) while the map is evicting; made when first needed. */
@@ -76,6 +81,7 @@ export class BucketedSums {
     if (!Number.isInteger(options.measures) || options.measures < 1) throw new RangeError(`measures must be a positive integer, got ${options.measures}`);
     this.bucketMs = options.windowMs / options.buckets;
     this.stride = SUMS + options.measures;
+    this.emptyBucket = [NaN, 0, ...Array<number>(options.measures).fill(0)];
     this.sums = new LruMap(options.maxKeys);
   }
 
@@ -95,7 +101,7 @@ export class BucketedSums {
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
 
     const stride = this.stride;
-    let at = bucketAt(state, startMs, stride);
+    let at = this.bucketAt(state, startMs);
     const cells = state.cells;
     for (let i = 0; i < values.length; i++) cells[at + SUMS + i] += values[i];
     cells[at + UNREPORTED]++;
@@ -136,12 +142,22 @@ export class BucketedSums {
       for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
       if (!sightings.recallOrHold(key, first)) return undefined;
       const firstMs = first[0];
-      state = { latestMs: firstMs, cells: firstBucket(this.bucketStart(firstMs), 1, first, 1, values.length) };
+      const cells = this.newBucket(firstMs);
+      cells[UNREPORTED] = 1;
+      for (let i = 0; i < values.length; i++) cells[SUMS + i] = first[1 + i];
+      state = { latestMs: firstMs, cells };
     } else {
-      state = { latestMs: timeMs, cells: firstBucket(this.bucketStart(timeMs), 0, undefined, 0, values.length) };
+      state = { latestMs: timeMs, cells: this.newBucket(timeMs) };
     }
     this.sums.set(key, state);
     return state;
+  }
+
+  /** The cells of an empty bucket holding `timeMs`. */
+  private newBucket(timeMs: number): number[] {
+    const cells = this.emptyBucket.slice();
+    cells[START] = this.bucketStart(timeMs);
+    return cells;
   }
 
   private bucketStart(timeMs: number): number {
@@ -213,42 +229,25 @@ export class BucketedSums {
     );
   }
 
+  /**
+   * The offset in the key's cells of the bucket starting at `startMs`, added in time order when missing (events
+   * mostly land in the newest bucket).
+   */
+  private bucketAt(state: KeySums, startMs: number): number {
+    const { cells } = state;
+    const stride = this.stride;
+    let at = cells.length;
+    while (at > 0 && cells[at - stride + START] > startMs) at -= stride;
+    if (at > 0 && cells[at - stride + START] === startMs) return at - stride;
+    cells.splice(at, 0, ...this.newBucket(startMs));
+    const evidence = state.evidence;
+    if (evidence !== undefined && at / stride < evidence.length) evidence.splice(at / stride, 0, undefined);
+    return at;
+  }
+
   stats(): DetectorStateStats {
     let largestKey = 0;
     for (const state of this.sums.values()) largestKey = Math.max(largestKey, state.cells.length / this.stride);
     return { keys: this.sums.size, maxKeys: this.sums.maxSize, largestKey, maxEntriesPerKey: this.options.buckets + 1 };
   }
-}
-
-/**
- * A key's first bucket: start, unreported count, and `measures` sums taken from `from` (starting at `offset`),
- * or zeros. Written as literals of the exact length: a list grown by push reserves room for 17 more.
- */
-function firstBucket(startMs: number, unreported: number, from: readonly number[] | undefined, offset: number, measures: number): number[] {
-  if (from === undefined) {
-    if (measures === 1) return [startMs, unreported, 0];
-    if (measures === 2) return [startMs, unreported, 0, 0];
-    if (measures === 3) return [startMs, unreported, 0, 0, 0];
-  } else {
-    if (measures === 1) return [startMs, unreported, from[offset]];
-    if (measures === 2) return [startMs, unreported, from[offset], from[offset + 1]];
-    if (measures === 3) return [startMs, unreported, from[offset], from[offset + 1], from[offset + 2]];
-  }
-  return [startMs, unreported, ...Array.from({ length: measures }, (_, i) => (from === undefined ? 0 : from[offset + i]))];
-}
-
-/**
- * The offset in the key's cells of the bucket starting at `startMs`, added in time order when missing (events
- * mostly land in the newest bucket).
- */
-function bucketAt(state: KeySums, startMs: number, stride: number): number {
-  const cells = state.cells;
-  let at = cells.length;
-  while (at > 0 && cells[at - stride + START] > startMs) at -= stride;
-  if (at > 0 && cells[at - stride + START] === startMs) return at - stride;
-  const bucket = [startMs, 0, ...Array<number>(stride - SUMS).fill(0)];
-  cells.splice(at, 0, ...bucket);
-  const evidence = state.evidence;
-  if (evidence !== undefined && at / stride < evidence.length) evidence.splice(at / stride, 0, undefined);
-  return at;
 }
