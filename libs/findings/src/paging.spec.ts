@@ -154,6 +154,60 @@ describe('paging findings (real chdb)', () => {
     }
   });
 
+  it('as the only writer, answers polls at the head of a quiet workspace without a query, and still serves every later record once', async () => {
+    // The real store, with its page queries counted.
+    let pageQueries = 0;
+    const client = temp.store.client;
+    const counted = {
+      ...temp.store,
+      client: new Proxy(client, {
+        get(target, property) {
+          if (property === 'exec') {
+            return (...args: Parameters<typeof client.exec>) => {
+              pageQueries++;
+              return target.exec(...args);
+            };
+          }
+          const value = Reflect.get(target, property) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      }),
+    };
+    const ws = 'ws-sole-quiet';
+    const other = 'ws-sole-busy';
+    const sole = new FindingsRepository(counted, { visibilityDelayMs: 0, soleWriter: true });
+    await sole.insert(['q1:1', 'q2:1', 'q3:1'].map((id) => findingRecord(ws, id)));
+
+    // A page cut short hands out its last record; the page that reaches the head hands out the head.
+    const cut = await sole.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 2 });
+    expect({ ids: cut.items.map(servedId), more: cut.more, at: decodeBookmark(cut.bookmark)?.recordId }).toEqual({ ids: ['q1:1', 'q2:1'], more: true, at: 'q2:1' });
+    const rest = await sole.page({ workspaceId: ws, bookmark: cut.bookmark, maxAgeSeconds: 3600, limit: 2 });
+    expect({ ids: rest.items.map(servedId), more: rest.more, at: decodeBookmark(rest.bookmark)?.recordId }).toEqual({ ids: ['q3:1'], more: false, at: '' });
+
+    const queriesAtHead = pageQueries;
+    await sole.insert([findingRecord(other, 'b1:1')]);
+    for (let i = 0; i < 5; i++) {
+      expect(await sole.page({ workspaceId: ws, bookmark: rest.bookmark, maxAgeSeconds: 3600, limit: 2 })).toEqual({ items: [], more: false, bookmark: rest.bookmark });
+    }
+    expect(pageQueries).toBe(queriesAtHead);
+
+    // A record inserted now is served to the next poll, which queries again, and then the head is quiet again.
+    await sole.insert([findingRecord(ws, 'q4:1')]);
+    const next = await sole.page({ workspaceId: ws, bookmark: rest.bookmark, maxAgeSeconds: 3600, limit: 2 });
+    expect(next.items.map(servedId)).toEqual(['q4:1']);
+    expect(pageQueries).toBe(queriesAtHead + 1);
+    expect((await sole.page({ workspaceId: ws, bookmark: next.bookmark, maxAgeSeconds: 3600, limit: 2 })).items).toEqual([]);
+    expect(pageQueries).toBe(queriesAtHead + 1);
+
+    // After a restart nothing is known: the first poll queries, and records of the earlier run are not skipped.
+    const restarted = new FindingsRepository(counted, { visibilityDelayMs: 0, soleWriter: true });
+    const replayed = await restarted.page({ workspaceId: ws, bookmark: cut.bookmark, maxAgeSeconds: 3600, limit: 10 });
+    expect(replayed.items.map(servedId)).toEqual(['q3:1', 'q4:1']);
+    const queriesAfterRestart = pageQueries;
+    expect(await restarted.page({ workspaceId: ws, bookmark: replayed.bookmark, maxAgeSeconds: 3600, limit: 2 })).toEqual({ items: [], more: false, bookmark: replayed.bookmark });
+    expect(pageQueries).toBe(queriesAfterRestart);
+  });
+
   it('gives the same continuation every time an old bookmark is re-used', async () => {
     const ws = 'ws-reuse';
     await repo.insert(Array.from({ length: 25 }, (_, i) => findingRecord(ws, `r${String(i).padStart(2, '0')}:1`)));
