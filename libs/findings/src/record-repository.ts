@@ -370,7 +370,7 @@ export class RecordRepository<TRecord, TItem> {
     });
   }
 
-  /** Keys (workspace, record id) among `records` that are already stored; the bloom-filter index serves it. */
+  /** Keys (workspace, record id) among `records` that are already stored: the primary key narrows each check to the workspaces' rows. */
   private async findExisting(records: StoredRecord[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let start = 0; start < records.length; ) {

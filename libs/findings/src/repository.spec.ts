@@ -28,15 +28,12 @@ describe('storing findings and alerts (real chdb)', () => {
     return (await result.json<{ record_id: string }>()).map((r) => r.record_id);
   }
 
-  it('creates both tables with the bloom-filter index, ZSTD bodies and the paging order', async () => {
+  it('creates both tables with ZSTD bodies and the paging order, and no skip index (migration 4 dropped it)', async () => {
     const indices = await temp.store.client.query({
       query: `SELECT table, type_full FROM system.data_skipping_indices WHERE database = 'findings' ORDER BY table`,
       format: 'JSONEachRow',
     });
-    expect(await indices.json()).toEqual([
-      { table: 'alerts', type_full: 'bloom_filter(0.01)' },
-      { table: 'findings', type_full: 'bloom_filter(0.01)' },
-    ]);
+    expect(await indices.json()).toEqual([]);
     const tables = await temp.store.client.query({
       query: `SELECT name, sorting_key FROM system.tables WHERE database = 'findings' AND name != 'schema_migrations'
         ORDER BY name`,
