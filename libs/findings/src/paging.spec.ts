@@ -177,6 +177,8 @@ describe('paging findings (real chdb)', () => {
     const other = 'ws-sole-busy';
     const sole = new FindingsRepository(counted, { visibilityDelayMs: 0, soleWriter: true });
     await sole.insert(['q1:1', 'q2:1', 'q3:1'].map((id) => findingRecord(ws, id)));
+    // An insert's end counts 1 ms late (the clock is read in milliseconds): a page within it cannot learn quiet.
+    await sleep(5);
 
     // A page cut short hands out its last record; the page that reaches the head hands out the head.
     const cut = await sole.page({ workspaceId: ws, maxAgeSeconds: 3600, limit: 2 });
@@ -193,6 +195,7 @@ describe('paging findings (real chdb)', () => {
 
     // A record inserted now is served to the next poll, which queries again, and then the head is quiet again.
     await sole.insert([findingRecord(ws, 'q4:1')]);
+    await sleep(5);
     const next = await sole.page({ workspaceId: ws, bookmark: rest.bookmark, maxAgeSeconds: 3600, limit: 2 });
     expect(next.items.map(servedId)).toEqual(['q4:1']);
     expect(pageQueries).toBe(queriesAtHead + 1);

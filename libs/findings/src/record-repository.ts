@@ -290,7 +290,8 @@ export class RecordRepository<TRecord, TItem> {
 
   /** Sole writer, once an insert has ended: its workspaces may have records up to now. */
   private noteInserted(workspaceIds: Iterable<string>): void {
-    const endUs = localNowUs();
+    // 1 ms above: the local clock is read in whole milliseconds, and a row may be stamped later in the same one.
+    const endUs = localNowUs() + 1000n;
     for (const workspaceId of workspaceIds) {
       this.insertedUntilUs.set(workspaceId, endUs);
       if (this.quietAfterUs.has(workspaceId)) this.quietAfterUs.set(workspaceId, endUs);
