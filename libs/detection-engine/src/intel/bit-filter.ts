@@ -7,11 +7,14 @@ export abstract class BitFilter<T> {
   private readonly bits: Uint32Array;
   /** log2 of the number of slots. */
   protected readonly slotBits: number;
+  /** The number of slots minus one: the low `slotBits` bits. */
+  protected readonly slotMask: number;
 
   constructor(values: Iterable<T>, expected: number) {
     let slotBits = 10;
     while (2 ** slotBits < expected * 16 && slotBits < 26) slotBits++;
     this.slotBits = slotBits;
+    this.slotMask = 2 ** slotBits - 1;
     this.bits = new Uint32Array(2 ** slotBits / 32);
     for (const value of values) {
       const slot = this.slotOf(value);

@@ -4,6 +4,6 @@ import { BitFilter } from './bit-filter';
 /** A set of strings as a {@link BitFilter}: a few kilobytes that rule out most lookups before the costly exact one. */
 export class StringFilter extends BitFilter<string> {
   protected slotOf(value: string): number {
-    return stringHash(0, value) & (2 ** this.slotBits - 1);
+    return stringHash(0, value) & this.slotMask;
   }
 }
