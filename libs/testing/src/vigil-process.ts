@@ -5,7 +5,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { serverRuntimeEnv } from './server-runtime-env';
+import { SERVER_NODE_FLAGS, serverRuntimeEnv } from './server-runtime-env';
 
 const REPO = path.resolve(__dirname, '../../..');
 
@@ -55,7 +55,7 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
   const port = options.port ?? (await freePort());
   const key = options.key ?? 'vgl_e2eBootstrapKey000000000000000001';
   let output = '';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(options.nodeArgs ?? []), '-r', './tools/register.cjs', 'apps/all-in-one/src/main.ts'], {
     cwd: REPO,
     env: { ...process.env, ...serverRuntimeEnv(), VIGIL_PORT: String(port), VIGIL_HOST: '127.0.0.1', VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'warn', VIGIL_LOG_FORMAT: 'text', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { serverRuntimeEnv } from '../server-runtime-env';
+import { SERVER_NODE_FLAGS, serverRuntimeEnv } from '../server-runtime-env';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 
@@ -56,7 +56,7 @@ export class ServiceProcess {
     fs.mkdirSync(this.spec.dataDir, { recursive: true });
     const log = fs.openSync(this.spec.logFile, 'a');
     fs.writeSync(log, `\n===== ${new Date().toISOString()} start #${this.starts} of ${this.name} on port ${this.spec.port} =====\n`);
-    const child = spawn(process.execPath, ['-r', './tools/register.cjs', `apps/${this.spec.app}/src/main.ts`], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '-r', './tools/register.cjs', `apps/${this.spec.app}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: {
         ...inheritedEnv(),
