@@ -132,7 +132,8 @@ describe('paging findings (real chdb)', () => {
     // First calls made while a large insert is being written: each one's head bookmark must lie before that
     // insert's rows (they are stamped when it starts and visible only when it commits), or they would be skipped.
     const quiet = 'ws-sole-big';
-    const big = Array.from({ length: 5000 }, (_, i) => findingRecord(quiet, `big${String(i).padStart(4, '0')}:1`));
+    // Times before the first insert's: the writer asks the store whether they are stored, so the insert lasts.
+    const big = Array.from({ length: 5000 }, (_, i) => findingRecord(quiet, `big${String(i).padStart(4, '0')}:1`, 3, Date.now() - 3_600_000));
     let done = false;
     const writing = sole.insert(big).finally(() => (done = true));
     const heads: string[] = [];
