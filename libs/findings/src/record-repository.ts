@@ -202,11 +202,11 @@ export class RecordRepository<TRecord, TItem> {
       if (this.gathering === undefined) {
         const calls: PendingInsert<TRecord>[] = (this.gathering = []);
         const linger = this.insertLingerMs > 0 ? new Promise((r) => setTimeout(r, this.insertLingerMs)) : undefined;
-        const run = Promise.all([this.insertTail, linger]).then(() => {
+        // insertCalls answers its callers and never rejects, so the next insert can chain on it directly.
+        this.insertTail = Promise.all([this.insertTail, linger]).then(() => {
           this.gathering = undefined;
           return this.insertCalls(calls);
         });
-        this.insertTail = run.catch(() => undefined);
       }
       this.gathering.push({ records, resolve, reject });
     });
