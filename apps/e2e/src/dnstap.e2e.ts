@@ -90,7 +90,7 @@ describe('dnstap ingest (Frame Streams over TCP and a Unix socket) against a rea
     // FINISH comes once the events are on the bus.
     await sender.stop();
     expect(await acceptedDns()).toBe(before + 40);
-    expect(vigil.output()).toMatch(/dnstap tcp 127\.0\.0\.1:\d+ \(workspace [0-9a-f-]{36}\) ended, stopped by the sender: 80 frame\(s\), 40 event\(s\), accepted 40, rejected none, skipped response_of_logged_query=40/);
+    await vigil.outputMatching(/dnstap tcp 127\.0\.0\.1:\d+ \(workspace [0-9a-f-]{36}\) ended, stopped by the sender: 80 frame\(s\), 40 event\(s\), accepted 40, rejected none, skipped response_of_logged_query=40/);
 
     const finding = await eventually(async () => {
       const page = await api(vigil, 'GET', '/v1/findings?schema=ocsf');
@@ -114,14 +114,14 @@ describe('dnstap ingest (Frame Streams over TCP and a Unix socket) against a rea
     bad.send([queryFrame({ srcIP: '10.62.1.2', name: 'before.example.com', time: now }), encodeDataFrame(Buffer.from('this is not a dnstap protobuf'))]);
     await bad.closed; // closed by the server
     expect(bad.socket.destroyed).toBe(true);
-    expect(vigil.output()).toMatch(/dnstap tcp 127\.0\.0\.1:\d+: stream error, connection closed: not a dnstap protobuf: .* \(invalid_protobuf\)/);
+    await vigil.outputMatching(/dnstap tcp 127\.0\.0\.1:\d+: stream error, connection closed: not a dnstap protobuf: .* \(invalid_protobuf\)/);
     expect(await metric(/^vigil_dnstap_connections_closed_total\{reason="invalid_protobuf"\} (\d+)/m)).toBe(closedBefore + 1);
 
     // Not Frame Streams at all (an HTTP request): closed before any handshake.
     const http = await Sender.connect({ port });
     http.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     await http.closed;
-    expect(vigil.output()).toMatch(/stream error, connection closed: a data frame arrived before START \(data_before_start\)/);
+    await vigil.outputMatching(/stream error, connection closed: a data frame arrived before START \(data_before_start\)/);
 
     // The first sender was not disturbed, and a new one over the Unix socket is served.
     good.send(lookup('10.62.1.1', 'mail.example.com', 'MX', now + 10));
@@ -130,7 +130,7 @@ describe('dnstap ingest (Frame Streams over TCP and a Unix socket) against a rea
     await local.handshake();
     local.send(lookup('2001:db8::77', 'ipv6.example.net', 'AAAA', now + 20));
     await local.stop();
-    expect(vigil.output()).toMatch(/dnstap unix .*dnstap\.sock \(workspace [0-9a-f-]{36}\) ended, stopped by the sender: 2 frame\(s\), 1 event\(s\), accepted 1/);
+    await vigil.outputMatching(/dnstap unix .*dnstap\.sock \(workspace [0-9a-f-]{36}\) ended, stopped by the sender: 2 frame\(s\), 1 event\(s\), accepted 1/);
     // good: 2 queries; bad: the query before its malformed frame; local: 1 query.
     await eventually(async () => ((await acceptedDns()) === before + 4 ? true : undefined), 5000);
     expect(await metric(/^vigil_dnstap_connections (\d+)/m)).toBe(0);

@@ -91,7 +91,7 @@ describe('SFTP ingest with the OpenSSH sftp client against a real all-in-one', (
     expect(otherUser.code).not.toBe(0);
     expect(otherUser.stderr).toMatch(/Permission denied/);
     expect(await metric(/^vigil_sftp_auth_failures_total (\d+)/m)).toBeGreaterThanOrEqual(before + 2);
-    expect(vigil.output()).toMatch(/SFTP sign-in refused for user "00000000-0000-4000-8000-000000000000"/);
+    await vigil.outputMatching(/SFTP sign-in refused for user "00000000-0000-4000-8000-000000000000"/);
   });
 
   it('refuses path traversal and uploads outside the area', async () => {
@@ -101,9 +101,8 @@ describe('SFTP ingest with the OpenSSH sftp client against a real all-in-one', (
     expect(run.stdout).toMatch(/Remote working directory: \//);
     expect(run.stderr.match(/Permission denied|Failure|not found|No such file/gi)?.length ?? 0).toBeGreaterThanOrEqual(5);
     expect(fs.existsSync('/tmp/escape.log')).toBe(false);
-    const output = vigil.output();
-    expect(output).toMatch(/SFTP \w+ refused for workspace [0-9a-f-]+ from 127\.0\.0\.1: "[^"]*\.\.\/escape\.log": path traversal/);
-    expect(output).toMatch(/SFTP \w+ refused .*"\/tmp\/escape\.log": only files directly in your upload area/);
+    await vigil.outputMatching(/SFTP \w+ refused for workspace [0-9a-f-]+ from 127\.0\.0\.1: "[^"]*\.\.\/escape\.log": path traversal/);
+    await vigil.outputMatching(/SFTP \w+ refused .*"\/tmp\/escape\.log": only files directly in your upload area/);
     // A failing command ends a batch run (no leading "-"): the client reports the refusal with exit code 1.
     expect((await sftp(['put probe.log ../escape.log'])).code).toBe(1);
   });
@@ -113,8 +112,8 @@ describe('SFTP ingest with the OpenSSH sftp client against a real all-in-one', (
     expect(run.code).toBe(0);
     expect(run.stdout + run.stderr).not.toMatch(/root:x:0:0/);
     for (const local of ['passwd-1', 'passwd-2', 'env-3']) expect(fs.existsSync(path.join(files.path, local)) && fs.statSync(path.join(files.path, local)).size > 0).toBe(false);
-    expect(vigil.output()).toMatch(/SFTP \w+ refused .*"\/etc\/passwd": only files directly in your upload area/);
-    expect(vigil.output()).toMatch(/SFTP \w+ refused .*"\/\.\.\/\.\.\/\.\.\/etc\/passwd": path traversal/);
+    await vigil.outputMatching(/SFTP \w+ refused .*"\/etc\/passwd": only files directly in your upload area/);
+    await vigil.outputMatching(/SFTP \w+ refused .*"\/\.\.\/\.\.\/\.\.\/etc\/passwd": path traversal/);
 
     fs.writeFileSync(path.join(files.path, 'empty.log'), '');
     const own = await sftp(['put empty.log', '-get empty.log back.log', 'ls -l']);
@@ -131,7 +130,7 @@ describe('SFTP ingest with the OpenSSH sftp client against a real all-in-one', (
     expect(fs.statSync(path.join(files.path, 'big-dns.log.gz')).size).toBeLessThan(1024 * 1024);
     const run = await sftp(['put big-dns.log.gz']);
     expect(run.code).toBe(1);
-    expect(vigil.output()).toMatch(/upload [0-9a-f-]+\/big-dns\.log\.gz from 127\.0\.0\.1 failed \(too_large\).*nothing of it was imported/);
+    await vigil.outputMatching(/upload [0-9a-f-]+\/big-dns\.log\.gz from 127\.0\.0\.1 failed \(too_large\).*nothing of it was imported/);
     expect(await metric(/^vigil_events_accepted_total\{type="dns"\} (\d+)/m)).toBe(before);
   });
 
@@ -156,7 +155,7 @@ describe('SFTP ingest with the OpenSSH sftp client against a real all-in-one', (
     expect(run.stdout).toMatch(/dns\.log/);
     // The close was acknowledged only after the events were on the bus.
     expect(await metric(/^vigil_events_accepted_total\{type="dns"\} (\d+)/m)).toBe(before + 40);
-    expect(vigil.output()).toMatch(new RegExp(`upload ${workspaceId}/dns\\.log from 127\\.0\\.0\\.1: \\d+ bytes, format zeek-dns, accepted dns=40, rejected \\S+=\\d+( \\S+=\\d+)*, skipped none, 1 batch\\(es\\)`));
+    await vigil.outputMatching(new RegExp(`upload ${workspaceId}/dns\\.log from 127\\.0\\.0\\.1: \\d+ bytes, format zeek-dns, accepted dns=40, rejected \\S+=\\d+( \\S+=\\d+)*, skipped none, 1 batch\\(es\\)`));
     expect(await metric(/^vigil_sftp_records_rejected_total\{reason="[^"]+"\} (\d+)/m)).toBeGreaterThanOrEqual(1);
 
     const served = await eventually(async () => {

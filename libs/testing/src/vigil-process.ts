@@ -15,6 +15,11 @@ export interface VigilProcess {
   key: string;
   child: ChildProcess;
   output: () => string;
+  /**
+   * Resolves once the server's output matches `pattern`. Log lines arrive over a pipe, so they can trail what a
+   * client saw on its own socket: assert on them with this, not with `output()` at once.
+   */
+  outputMatching(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -82,6 +87,13 @@ export async function startVigil(options: StartVigilOptions = {}): Promise<Vigil
     key,
     child,
     output: () => output,
+    async outputMatching(pattern: RegExp, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`the server's output did not match ${pattern} within ${timeoutMs} ms:\n${output.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
