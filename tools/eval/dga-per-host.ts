@@ -89,7 +89,7 @@ export const dgaPerHost: EvalSection = {
       ],
       notes: [
         `Per family (10 / 15 names): ${byFamily.map((f) => `${f.family} ${f.flagged.map((k) => (k === undefined ? 'n/a' : Math.round((100 * k) / runs))).join('/')}`).join(', ')}.`,
-        `Labels shorter than ${DEFAULT_DGA_VOLUME_OPTIONS.minLabelLength} characters are not weighed (a third of qsnatch's). Ranked domains are never weighed: 122 of the 128 m0yv domains are in the Cloudflare top 100k (a ranking by query volume), and weighing ranked names cost a fifth of the sustained benchmark's throughput. A family with fewer distinct domains in the data than a run needs (dnschanger 5, verblecon 1) cannot make such a run: it is counted as too small (n/a), not as missed.`,
+        `Labels shorter than ${DEFAULT_DGA_VOLUME_OPTIONS.minLabelLength} characters are not weighed; labels shorter than ${DEFAULT_DGA_VOLUME_OPTIONS.minScoredLength} count by their length and characters only, not by their scores (most of qsnatch's). Ranked domains (tiers ${DEFAULT_DGA_VOLUME_OPTIONS.establishedTiers.join(', ')}) are never weighed: 99 of the 128 m0yv domains are in the top100k tier (Cloudflare's ranking by query volume); weighing that tier (option establishedTiers) caught every m0yv run but cost the sustained bench a fifth of its throughput. A family with fewer distinct domains in the data than a run needs (dnschanger 5, verblecon 1) cannot make such a run: it is counted as too small (n/a), not as missed.`,
       ],
     };
     const benignTable: EvalTable = {

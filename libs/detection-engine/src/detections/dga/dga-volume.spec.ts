@@ -122,7 +122,7 @@ describe('DgaVolumeDetector', () => {
     expect(fired(createDgaDetector(), Array.from({ length: 30 }, (_, i) => observe(names[0], T0 + i * 100)))).toEqual([]);
     const internal = flightsimNames(15, 2).map((n) => n.replace(/\.[a-z]+$/, '.local'));
     expect(fired(createDgaDetector(), internal.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
-    const short = ['qxz.com', 'zqj.net', 'kxv.biz', 'vqz.org', 'jqx.info', 'wqk.com', 'xzq.net'];
+    const short = ['qx.com', 'zq.net', 'kx.biz', 'vq.org', 'jq.info', 'wq.com', 'xz.net'];
     expect(fired(createDgaDetector(), short.map((n, i) => observe(n, T0 + i * 100)))).toEqual([]);
   });
 
@@ -135,6 +135,22 @@ describe('DgaVolumeDetector', () => {
       return `${label}.com`;
     });
     expect(fired(createDgaDetector(), names.map((n, i) => observe(n, T0 + i * 3000))).length).toBeGreaterThan(0);
+  });
+
+  it('weighs short random labels (3-5 characters, as QSnatch makes) by how alike and how short they all are', () => {
+    const names = ['t2q2r.cf', 'gc9nz.tk', '7jax.mx', 'q5in.ml', 'aec.vn', 'icw.fi', 'ma3c.tl', '4mg.bz', 'u0l.lk', '9nxp.ng'];
+    const hits = fired(createDgaDetector(), names.map((n, i) => observe(n, T0 + i * 3000)));
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0].observations.join(' ')).toMatch(/alike: label lengths within 3/);
+  });
+
+  it('never weighs ranked domains, unless their tier is left out of establishedTiers', () => {
+    const names = flightsimNames(15, 21);
+    const asRanked = (tier: string) => PopularitySet.fromText(`# vigil popularity v1\n[${tier}]\n${names.join('\n')}\n`);
+    const run = (detector: DgaVolumeDetector) => fired(detector, names.map((n, i) => observe(n, T0 + i * 3000)));
+    expect(run(createDgaDetector({ popularity: asRanked('top100k') }))).toEqual([]);
+    expect(run(createDgaDetector({ popularity: asRanked('top100k'), establishedTiers: ['top1k', 'top10k'] })).length).toBeGreaterThan(0);
+    expect(run(createDgaDetector({ popularity: asRanked('top10k'), establishedTiers: ['top1k', 'top10k'] }))).toEqual([]);
   });
 
   it('weighs short random labels (4-5 characters) by how alike and how short they all are', () => {

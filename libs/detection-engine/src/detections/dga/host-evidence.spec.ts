@@ -47,7 +47,22 @@ describe('hostEvidence', () => {
     expect(hostEvidence(long, new Array<number>(10).fill(0.5), profile).lengthP).toBeLessThan(1e-6);
     expect(hostEvidence(varied, new Array<number>(10).fill(0.5), profile).lengthP).toBeGreaterThan(0.01);
     // Judged against benign labels at least as long as the caller weighs: among those, long ones are common.
-    expect(hostEvidence(long, new Array<number>(10).fill(0.5), profile, 15).lengthP).toBeGreaterThan(hostEvidence(long, new Array<number>(10).fill(0.5), profile, 1).lengthP);
+    const judged = (minWeighedLength: number) => hostEvidence(long, new Array<number>(10).fill(0.5), profile, { minWeighedLength }).lengthP;
+    expect(judged(15)).toBeGreaterThan(judged(1));
+  });
+
+  it('leaves the scores of labels under minScoredLength out of the sum and its degrees of freedom', () => {
+    const labels = ['ab1', 'c2de', 'xyz9', 'q7r', 'zz3k', 'm4n', 'w0w', 'k8j', 'p1p', 'r5t'];
+    const uninformative = new Array<number>(10).fill(0.9);
+    const all = hostEvidence(labels, uninformative, profile, { minWeighedLength: 3 });
+    const structural = hostEvidence(labels, uninformative, profile, { minWeighedLength: 3, minScoredLength: 5 });
+    expect(structural.scoreEvidence).toBe(0);
+    expect(structural.lengthP).toBe(all.lengthP);
+    expect(structural.charClassP).toBe(all.charClassP);
+    expect(structural.strength).toBeGreaterThan(all.strength + 2);
+    // A long label still adds its score term.
+    const withLong = hostEvidence([...labels, 'qzxkvbnwpt'], [...uninformative, 1e-4], profile, { minWeighedLength: 3, minScoredLength: 5 });
+    expect(withLong.scoreEvidence).toBeCloseTo(-Math.log(1e-4), 10);
   });
 
   it('weighs nothing when there is nothing', () => {

@@ -2,9 +2,9 @@ import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClas
 
 /**
  * How strongly one host's recent never-seen, unranked domains say "domain generation algorithm", as a
- * combined p-value against benign names (Fisher's method). Each domain contributes -ln of its benign tail
- * share (the share of benign validation labels scoring at least as high as it does: uniform for benign names,
- * tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
+ * combined p-value against benign names (Fisher's method). Each domain whose label is long enough for its
+ * characters to say something contributes -ln of its benign tail share (the share of benign validation labels
+ * scoring at least as high as it does: uniform for benign names, tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
  * person's browsing is not: their lengths and their character class (P(at least k of n share a class) under
  * the benign class shares, for the most surprising class). The length term is the most surprising of three
  * tests under the benign length distribution (given the shortest length weighed): all n lengths within a span
@@ -25,6 +25,14 @@ export interface HostEvidence {
   charClassP: number;
   lengthSpan: number;
   commonCharClass: LabelCharClass;
+}
+
+/** Which labels the terms look at. */
+export interface HostEvidenceLengths {
+  /** The shortest label the caller weighs (shorter ones never reach it): lengths are judged against benign labels as long. */
+  minWeighedLength?: number;
+  /** Labels shorter than this add no score term (and no degree of freedom); they still count in the length and class terms. */
+  minScoredLength?: number;
 }
 
 /** ln of the upper regularised gamma Q(k, x) for an integer k >= 1: P(Gamma(k, 1) >= x). */
@@ -112,18 +120,20 @@ function lengthP(shares: readonly number[], n: number, minLength: number, maxLen
   return Math.min(1, 3 * Math.min(span, allLong, allShort));
 }
 
-/**
- * `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. `minWeighedLength`: the shortest
- * label the caller weighs (shorter ones never reach it), so lengths are judged against benign labels as long.
- */
-export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile, minWeighedLength = 1): HostEvidence {
+/** `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. */
+export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile, lengths: HostEvidenceLengths = {}): HostEvidence {
+  const { minWeighedLength = 1, minScoredLength = 1 } = lengths;
   const n = labels.length;
   let scoreEvidence = 0;
+  let scored = 0;
   let minLength = Infinity;
   let maxLength = 0;
   const classCounts = new Map<LabelCharClass, number>();
   for (let i = 0; i < n; i++) {
-    scoreEvidence -= Math.log(Math.min(1, Math.max(tailShares[i], 1e-12)));
+    if (labels[i].length >= minScoredLength) {
+      scoreEvidence -= Math.log(Math.min(1, Math.max(tailShares[i], 1e-12)));
+      scored++;
+    }
     const length = Math.min(labels[i].length, 64);
     minLength = Math.min(minLength, length);
     maxLength = Math.max(maxLength, length);
@@ -142,6 +152,6 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
   }
   const charClassP = n >= 2 ? Math.min(1, LABEL_CHAR_CLASSES.length * classTail) : 1;
   const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP);
-  const strength = n === 0 ? 0 : -lnGammaUpperTail(n + 2, total) / Math.LN10;
+  const strength = n === 0 ? 0 : -lnGammaUpperTail(scored + 2, total) / Math.LN10;
   return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, lengthSpan: span, commonCharClass };
 }
