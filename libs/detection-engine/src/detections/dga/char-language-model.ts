@@ -6,8 +6,9 @@
 
 /** The characters a registrable label may hold; anything else is scored as `_`. */
 export const LABEL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789-_';
-const BOUNDARY = LABEL_ALPHABET.length;
-const SYMBOLS = LABEL_ALPHABET.length + 1;
+/** The symbol before a label's first character and after its last. */
+export const BOUNDARY = LABEL_ALPHABET.length;
+export const SYMBOLS = LABEL_ALPHABET.length + 1;
 const OTHER = LABEL_ALPHABET.indexOf('_');
 /** Surprisals are stored in steps of 1/8 bit, capped at 255 steps (about 32 bits). */
 export const SURPRISAL_STEP_BITS = 0.125;

@@ -134,6 +134,11 @@ export class DgaModel {
   private readonly tailScores: Float64Array;
   private readonly tailShares: Float64Array;
 
+  /** The character trigram model of benign labels (host-level tests compare labels with it). */
+  get benignLanguageModel(): CharLanguageModel {
+    return this.lm;
+  }
+
   /** The character CNN of a `vigil-dga-cnn/1` file; undefined for the token network of `vigil-dga-nn/3`. */
   readonly cnn: CharCnn | undefined;
 

@@ -153,6 +153,19 @@ describe('DgaVolumeDetector', () => {
     expect(run(createDgaDetector({ popularity: asRanked('top10k'), establishedTiers: ['top1k', 'top10k'] }))).toEqual([]);
   });
 
+  it('weighs how well the labels predict each other\'s characters, which a pronounceable generator\'s do', () => {
+    const names = ['usahwutle', 'folocnam', 'awumsah', 'edorwufli', 'misocgutlah', 'tosacgufl', 'hogutlurwum', 'ugemlurwimd', 'tesicgufl', 'masucwemso'].map((l) => `${l}.com`);
+    const last = (detector: DgaVolumeDetector) => {
+      names.forEach((n, i) => detector.inspect(observe(n, T0 + i * 3000)));
+      return detector.lastEvidence!;
+    };
+    const withKinship = last(createDgaDetector());
+    const without = last(createDgaDetector({ kinshipNull: null }));
+    expect(withKinship.kinshipP).toBeLessThanOrEqual(0.001);
+    expect(without.kinshipP).toBe(1);
+    expect(withKinship.strength).toBeGreaterThan(without.strength + 1);
+  });
+
   it('weighs short random labels (4-5 characters) by how alike and how short they all are', () => {
     const random = seededRandom(9);
     const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -15,6 +15,7 @@ import type {
   ObservedEvent,
 } from '../detection';
 import { BoundedMemo } from '../../bounded-memo';
+import { defaultKinshipNull, kinshipLabels, labelKinship, type KinshipNull } from './label-kinship';
 import { hostKeyOf } from '../../observed-event';
 import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';
@@ -81,6 +82,11 @@ export interface DgaVolumeOptions {
   dynamicZone?: DynamicZoneLookup;
   model?: DgaModel;
   popularity?: PopularitySet;
+  /**
+   * The benign distribution of the kinship statistic (label-kinship.ts); default: the committed one, when it
+   * was built with the model's benign language model. `null`: no kinship term.
+   */
+  kinshipNull?: KinshipNull | null;
 }
 
 /**
@@ -91,9 +97,10 @@ export interface DgaVolumeOptions {
  * of every tier): 99.9th percentile 3.68, none of 4,000 at 5, so 6 stood. With 12,000 host-days
  * (`--hosts 12000`): 99.9th percentile 3.79, 7 at 4 or more (0.58 per 1,000), 1 at 5 (0.08 per 1,000), none at
  * 6. The lowest threshold flagging at most 1 in 2,000 is just above 4.0; 5 keeps a margin of one order of
- * magnitude in p-value and about 12x under the goal of 1 in 1,000. Re-run with 3-character labels and short
- * labels counted by their length and characters only (12,000 host-days): 99.9th percentile 3.77, 7 at 4 or
- * more, 1 at 5, none at 6; the lowest threshold flagging at most 1 in 2,000 is again just above 4.0, so 5 stood.
+ * magnitude in p-value and about 12x under the goal of 1 in 1,000. Re-run with 3-character labels, short
+ * labels counted by their length and characters only, and the kinship term (12,000 host-days): 99.9th
+ * percentile 3.94, 10 at 4 or more, 3 at 5 (0.25 per 1,000), none at 6; the lowest threshold flagging at most
+ * 1 in 2,000 is just above 4.3, so 5 stood.
  */
 export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   windowMs: 60_000,
@@ -130,6 +137,7 @@ export class DgaVolumeDetector implements Detector {
   private readonly options: DgaVolumeOptions;
   private readonly model: DgaModel;
   private readonly popularity: PopularitySet;
+  private readonly kinshipNull: KinshipNull | undefined;
   private readonly hosts: LruMap<string, HostWindow>;
   private readonly firstSeen: LruMap<string, number>;
   /** The evidence weighed by the latest inspect() (undefined when it weighed none): for calibration and evaluation. */
@@ -154,6 +162,7 @@ export class DgaVolumeDetector implements Detector {
     if (!(o.minStrength > 0)) throw new RangeError(`dga_volume: minStrength must be positive, got ${o.minStrength}`);
     this.model = o.model ?? defaultDgaModel();
     this.popularity = o.popularity ?? defaultPopularity();
+    this.kinshipNull = kinshipNullFor(this.model, o.kinshipNull);
     this.hosts = new LruMap(o.maxHosts);
     this.firstSeen = new LruMap(o.maxRememberedDomains);
     this.candidates = this.newCandidateMemo();
@@ -245,7 +254,10 @@ export class DgaVolumeDetector implements Detector {
       labels.push(domain.slice(0, domain.indexOf('.')));
       tails.push(this.model.benignTail(entry.data));
     }
-    return hostEvidence(labels, tails, this.model.file.benignProfile, { minWeighedLength: this.options.minLabelLength, minScoredLength: this.options.minScoredLength });
+    const lengths = { minWeighedLength: this.options.minLabelLength, minScoredLength: this.options.minScoredLength };
+    const kin = kinshipLabels(labels);
+    const kinshipP = this.kinshipNull?.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
+    return hostEvidence(labels, tails, this.model.file.benignProfile, lengths, kinshipP === undefined ? {} : { kinshipP });
   }
 
   keyedState(): readonly KeyedState[] {
@@ -301,6 +313,7 @@ export class DgaVolumeDetector implements Detector {
     const alike = [
       strength.lengthP < 0.01 ? `label lengths within ${strength.lengthSpan + 1}` : '',
       strength.charClassP < 0.01 ? `mostly ${strength.commonCharClass.replace('_', ' and ')}` : '',
+      strength.kinshipP < 0.01 ? 'their characters predict each other' : '',
     ].filter((x) => x !== '');
     return {
       detection: DGA_VOLUME,
@@ -320,6 +333,14 @@ export class DgaVolumeDetector implements Detector {
         `${alike.length > 0 ? `, ${alike.join(', ')}` : ''}: lookups of a domain generation algorithm searching for its command server`,
     };
   }
+}
+
+/** The kinship null to use with `model`: the given one, else the committed one if it was built for this model's language model. */
+function kinshipNullFor(model: DgaModel, given: KinshipNull | null | undefined): KinshipNull | undefined {
+  if (given === null) return undefined;
+  if (given !== undefined) return given;
+  const committed = defaultKinshipNull();
+  return committed.fits(model.benignLanguageModel) ? committed : undefined;
 }
 
 /** The detector the engine registers. */

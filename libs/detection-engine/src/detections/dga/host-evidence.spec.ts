@@ -65,6 +65,17 @@ describe('hostEvidence', () => {
     expect(withLong.scoreEvidence).toBeCloseTo(-Math.log(1e-4), 10);
   });
 
+  it('adds a tested kinship p-value as one more term and degree of freedom, and nothing when untested', () => {
+    const labels = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    const tails = [0.2, 0.1, 0.3, 0.05, 0.2, 0.1];
+    const untested = hostEvidence(labels, tails, profile);
+    expect(untested.kinshipP).toBe(1);
+    expect(hostEvidence(labels, tails, profile, {}, { kinshipP: 1 }).strength).toBeLessThan(untested.strength);
+    const kin = hostEvidence(labels, tails, profile, {}, { kinshipP: 1e-4 });
+    expect(kin.kinshipP).toBe(1e-4);
+    expect(kin.strength).toBeGreaterThan(untested.strength + 2);
+  });
+
   it('weighs nothing when there is nothing', () => {
     expect(hostEvidence([], [], profile)).toMatchObject({ domains: 0, strength: 0, lengthP: 1, charClassP: 1 });
   });

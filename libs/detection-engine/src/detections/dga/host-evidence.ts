@@ -6,7 +6,8 @@ import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClas
  * characters to say something contributes -ln of its benign tail share (the share of benign validation labels
  * scoring at least as high as it does: uniform for benign names, tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
  * person's browsing is not: their lengths and their character class (P(at least k of n share a class) under
- * the benign class shares, for the most surprising class). The length term is the most surprising of three
+ * the benign class shares, for the most surprising class); a third, when the caller tests it, says how well the
+ * labels predict each other's characters (label-kinship.ts). The length term is the most surprising of three
  * tests under the benign length distribution (given the shortest length weighed): all n lengths within a span
  * that narrow, all at least as long as the shortest (wordlist generators: four or five words to a name), all
  * at most as long as the longest (short random labels). Every term is a union bound over the choices it
@@ -23,6 +24,8 @@ export interface HostEvidence {
   lengthP: number;
   /** p-value of the shared character class (1: no evidence). */
   charClassP: number;
+  /** p-value of how alike the labels' characters are (label-kinship.ts; 1: no evidence or not tested). */
+  kinshipP: number;
   lengthSpan: number;
   commonCharClass: LabelCharClass;
 }
@@ -33,6 +36,12 @@ export interface HostEvidenceLengths {
   minWeighedLength?: number;
   /** Labels shorter than this add no score term (and no degree of freedom); they still count in the length and class terms. */
   minScoredLength?: number;
+}
+
+/** Optional terms the caller tested. */
+export interface HostEvidenceExtras {
+  /** The kinship test's p-value (label-kinship.ts); omitted: not tested (no term, no degree of freedom). */
+  kinshipP?: number;
 }
 
 /** ln of the upper regularised gamma Q(k, x) for an integer k >= 1: P(Gamma(k, 1) >= x). */
@@ -121,7 +130,7 @@ function lengthP(shares: readonly number[], n: number, minLength: number, maxLen
 }
 
 /** `labels[i]` with `tailShares[i]`: the benign tail share of its DGA score. */
-export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile, lengths: HostEvidenceLengths = {}): HostEvidence {
+export function hostEvidence(labels: readonly string[], tailShares: readonly number[], profile: BenignProfile, lengths: HostEvidenceLengths = {}, extras: HostEvidenceExtras = {}): HostEvidence {
   const { minWeighedLength = 1, minScoredLength = 1 } = lengths;
   const n = labels.length;
   let scoreEvidence = 0;
@@ -151,7 +160,9 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
     if (count > 0) classTail = Math.min(classTail, Math.exp(lnBinomialUpperTail(n, count, profile.charClasses[c])));
   }
   const charClassP = n >= 2 ? Math.min(1, LABEL_CHAR_CLASSES.length * classTail) : 1;
-  const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP);
-  const strength = n === 0 ? 0 : -lnGammaUpperTail(scored + 2, total) / Math.LN10;
-  return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, lengthSpan: span, commonCharClass };
+  const kinshipTested = extras.kinshipP !== undefined && n >= 2;
+  const kinshipP = kinshipTested ? Math.min(1, Math.max(extras.kinshipP!, 1e-12)) : 1;
+  const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP) - Math.log(kinshipP);
+  const strength = n === 0 ? 0 : -lnGammaUpperTail(scored + 2 + (kinshipTested ? 1 : 0), total) / Math.LN10;
+  return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, kinshipP, lengthSpan: span, commonCharClass };
 }
