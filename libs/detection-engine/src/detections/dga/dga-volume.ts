@@ -15,7 +15,8 @@ import type {
   ObservedEvent,
 } from '../detection';
 import { BoundedMemo } from '../../bounded-memo';
-import { defaultKinshipNull, kinshipLabels, labelKinship, type KinshipNull } from './label-kinship';
+import { defaultKinshipNull, type KinshipNull } from './kinship-null';
+import { kinshipLabels, labelKinship } from './label-kinship';
 import { hostKeyOf } from '../../observed-event';
 import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';

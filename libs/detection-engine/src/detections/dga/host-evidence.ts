@@ -4,14 +4,15 @@ import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClas
  * How strongly one host's recent never-seen, unranked domains say "domain generation algorithm", as a
  * combined p-value against benign names (Fisher's method). Each domain whose label is long enough for its
  * characters to say something contributes -ln of its benign tail share (the share of benign validation labels
- * scoring at least as high as it does: uniform for benign names, tiny for generated ones). Two terms say how alike the labels are, which a generator's output is and a
- * person's browsing is not: their lengths and their character class (P(at least k of n share a class) under
- * the benign class shares, for the most surprising class); a third, when the caller tests it, says how well the
- * labels predict each other's characters (label-kinship.ts). The length term is the most surprising of three
- * tests under the benign length distribution (given the shortest length weighed): all n lengths within a span
- * that narrow, all at least as long as the shortest (wordlist generators: four or five words to a name), all
- * at most as long as the longest (short random labels). Every term is a union bound over the choices it
- * makes, so the statistic stays conservative.
+ * scoring at least as high as it does: uniform for benign names, tiny for generated ones). Two terms say how
+ * alike the labels are, which a generator's output is and a person's browsing is not: their lengths and their
+ * character class (P(at least k of n share a class) under the benign class shares, for the most surprising
+ * class); a third, when the caller tests it, says how well the labels predict each other's characters
+ * (label-kinship.ts, an empirical p-value rounded up). The length term is the most surprising of three tests
+ * under the benign length distribution (given the shortest length weighed): all n lengths within a span that
+ * narrow, all at least as long as the shortest (wordlist generators: four or five words to a name), all at
+ * most as long as the longest (short random labels). The length and class terms are union bounds over the
+ * choices they make, so the statistic stays conservative.
  */
 export interface HostEvidence {
   /** Domains weighed. */

@@ -1,5 +1,6 @@
 import { DgaModel } from './dga-model';
-import { defaultKinshipNull, KINSHIP_NULL_FORMAT, KinshipNull, kinshipLabels, labelKinship } from './label-kinship';
+import { defaultKinshipNull, KINSHIP_NULL_FORMAT, KinshipNull } from './kinship-null';
+import { kinshipLabels, labelKinship } from './label-kinship';
 
 const lm = DgaModel.load().benignLanguageModel;
 // Names a pronounceable generator made (vawtrak's: its own syllables, reused).
