@@ -22,7 +22,7 @@ let seedZones: ((hostname: string) => string | undefined) | undefined;
  */
 export function measuringDetector(model: DgaModel, popularity?: PopularitySet): DgaVolumeDetector {
   seedZones ??= dynamicDnsZoneOf(new IndicatorStore());
-  return createDgaDetector({ model, ...(popularity !== undefined ? { popularity } : {}), dynamicZone: seedZones, minStrength: Number.MAX_VALUE });
+  return createDgaDetector({ model, ...(popularity !== undefined ? { popularity } : {}), dynamicZone: seedZones, minStrength: Number.MAX_VALUE, exactEvidence: true });
 }
 
 /** Feeds one host's lookups (its own workspace) and returns the strongest evidence reached. */

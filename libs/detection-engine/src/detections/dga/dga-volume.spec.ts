@@ -7,7 +7,7 @@ import { observeEvent } from '../../observed-event';
 import { PopularitySet } from '../../popularity/popularity';
 import { batch, benignNames, dnsEvent, seededRandom, shuffled, T0 } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
-import { createDgaDetector, DgaVolumeDetector } from './dga-volume';
+import { createDgaDetector, DEFAULT_DGA_VOLUME_OPTIONS, DgaVolumeDetector } from './dga-volume';
 import { dynamicDnsZoneOf } from './dynamic-zone';
 
 let seq = 0;
@@ -88,10 +88,35 @@ describe('DgaVolumeDetector', () => {
   });
 
   it('stays silent on a link-prefetch burst of 25 unranked real names (popularity switched off)', () => {
-    const detector = createDgaDetector({ popularity: PopularitySet.fromText('# vigil popularity v1\n') });
+    const detector = createDgaDetector({ popularity: PopularitySet.fromText('# vigil popularity v1\n'), exactEvidence: true });
     const names = shuffled(benignNames('tranco10k.txt'), 17).slice(0, 25);
     expect(fired(detector, names.map((n, i) => observe(n, T0 + i * 120)))).toEqual([]);
     expect(detector.lastEvidence!.strength).toBeLessThan(6);
+  });
+
+  it('skips the kinship term only where it could not change the decision', () => {
+    const unranked = PopularitySet.fromText('# vigil popularity v1\n');
+    const benign = shuffled(benignNames('tranco10k.txt'), 23).slice(0, 300);
+    const runs = [
+      ...Array.from({ length: 10 }, (_, r) => benign.slice(r * 30, r * 30 + 30)),
+      ...Array.from({ length: 10 }, (_, r) => flightsimNames(12, 300 + r)),
+      ['usahwutle', 'folocnam', 'awumsah', 'edorwufli', 'misocgutlah', 'tosacgufl', 'hogutlurwum', 'ugemlurwimd', 'tesicgufl', 'masucwemso'].map((l) => `${l}.com`),
+    ];
+    let skipped = 0;
+    for (const names of runs) {
+      const gated = createDgaDetector({ popularity: unranked });
+      const exact = createDgaDetector({ popularity: unranked, exactEvidence: true });
+      names.forEach((name, i) => {
+        const event = observe(name, T0 + i * 2000);
+        const [a, b] = [gated.inspect(event), exact.inspect(event)];
+        expect(a !== undefined).toBe(b !== undefined);
+        if (gated.lastEvidence === undefined && exact.lastEvidence !== undefined) {
+          skipped++;
+          expect(exact.lastEvidence.strength).toBeLessThan(DEFAULT_DGA_VOLUME_OPTIONS.minStrength);
+        }
+      });
+    }
+    expect(skipped).toBeGreaterThan(100);
   });
 
   it('stays silent on 10,000 lookups of popular names and on generated browsing', () => {

@@ -22,8 +22,7 @@ import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';
 import { defaultDgaModel } from './dga-score';
 import { hostEvidence, type HostEvidence } from './host-evidence';
-import { providerAssignedZone } from './provider-assigned';
-import { registrableLabel, type RegistrableLabel } from './registrable-label';
+import { sharedCandidateMemo, sharedScoreMemo, type CandidateMemo } from './dga-volume-memos';
 
 export const DGA_VOLUME: DetectionDefinition = {
   id: 'dga_volume',
@@ -88,6 +87,12 @@ export interface DgaVolumeOptions {
    * was built with the model's benign language model. `null`: no kinship term.
    */
   kinshipNull?: KinshipNull | null;
+  /**
+   * Work out every term of the evidence even when it cannot change the decision (for calibration and
+   * evaluation, which read `lastEvidence`). Otherwise the costly kinship term is left out of windows that could
+   * not reach `minStrength` with it at its strongest.
+   */
+  exactEvidence?: boolean;
 }
 
 /**
@@ -117,12 +122,6 @@ export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   maxEvidence: 10,
 };
 
-const CANDIDATE_MEMO_SIZE = 8192;
-const MAX_HOSTNAME_LENGTH = 253;
-
-/** Suffixes of names that never reach the public DNS (reverse lookups, site-local zones). */
-const INTERNAL_SUFFIXES = ['arpa', 'local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'corp', 'localhost', 'test', 'invalid', 'example'];
-
 /** A host's window of candidate domains (keyed by registered domain), each with its DGA score. */
 type HostWindow = OccurrenceWindow<number>;
 
@@ -141,13 +140,14 @@ export class DgaVolumeDetector implements Detector {
   private readonly kinshipNull: KinshipNull | undefined;
   private readonly hosts: LruMap<string, HostWindow>;
   private readonly firstSeen: LruMap<string, number>;
-  /** The evidence weighed by the latest inspect() (undefined when it weighed none): for calibration and evaluation. */
+  /**
+   * The evidence weighed by the latest inspect(), for calibration and evaluation: undefined when it weighed none,
+   * or (without `exactEvidence`) when the window could not reach `minStrength`.
+   */
   lastEvidence: HostEvidence | undefined;
-  /** Scores of recently seen unranked labels: hosts repeat their lookups. */
-  private readonly scores = new LruMap<string, number>(10_000);
-  /** Hosts repeat their lookups: each name's candidate verdict is remembered. */
-  private candidates: BoundedMemo<RegistrableLabel | undefined>;
-  private candidatesGeneration = 0;
+  /** Hosts repeat their lookups: each name's candidate verdict and each label's score are remembered (per thread). */
+  private readonly candidates: CandidateMemo;
+  private readonly scores: BoundedMemo<number>;
 
   constructor(options: Partial<DgaVolumeOptions> = {}) {
     this.options = { ...DEFAULT_DGA_VOLUME_OPTIONS, ...options };
@@ -166,14 +166,14 @@ export class DgaVolumeDetector implements Detector {
     this.kinshipNull = kinshipNullFor(this.model, o.kinshipNull);
     this.hosts = new LruMap(o.maxHosts);
     this.firstSeen = new LruMap(o.maxRememberedDomains);
-    this.candidates = this.newCandidateMemo();
-    this.candidatesGeneration = o.dynamicZone?.generation?.() ?? 0;
+    this.candidates = sharedCandidateMemo({ popularity: this.popularity, dynamicZone: o.dynamicZone, minLabelLength: o.minLabelLength, establishedTiers: o.establishedTiers });
+    this.scores = sharedScoreMemo(this.model);
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     this.lastEvidence = undefined;
     if (observed.hostname === undefined) return undefined;
-    const r = this.candidateOf(observed.hostname);
+    const r = this.candidates.get(observed.hostname);
     if (r === undefined) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
@@ -187,78 +187,45 @@ export class DgaVolumeDetector implements Detector {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);
       this.hosts.set(hostKey, window);
     }
-    if (!window.add(r.domain, observed, this.scoreOf(r.label))) return undefined;
+    if (!window.add(r.domain, observed, this.scores.get(r.label))) return undefined;
     if (window.size < this.options.minDistinctDomains) return undefined;
     const evidence = this.evidence(window);
+    if (evidence === undefined) return undefined;
     this.lastEvidence = evidence;
     if (evidence.strength < this.options.minStrength) return undefined;
     return this.hit(window, r.domain, observed, evidence);
   }
 
-  private scoreOf(label: string): number {
-    let score = this.scores.get(label);
-    if (score === undefined) {
-      score = this.model.scoreLabel(label);
-      this.scores.set(label, score);
-    }
-    return score;
-  }
-
-  /** The name's candidate domain and label, from the memo (which is dropped when the dynamic DNS zones change). */
-  private candidateOf(hostname: string): RegistrableLabel | undefined {
-    const generation = this.options.dynamicZone?.generation?.() ?? 0;
-    if (generation !== this.candidatesGeneration) {
-      this.candidates = this.newCandidateMemo();
-      this.candidatesGeneration = generation;
-    }
-    return this.candidates.get(hostname);
-  }
-
-  private newCandidateMemo(): BoundedMemo<RegistrableLabel | undefined> {
-    return new BoundedMemo(CANDIDATE_MEMO_SIZE, (hostname) => this.judgeCandidate(hostname), MAX_HOSTNAME_LENGTH);
-  }
-
-  /** Items (1), (3) and (4) of {@link DgaVolumeOptions} plus internal names: a pure function of the name. */
-  private judgeCandidate(hostname: string): RegistrableLabel | undefined {
-    const r = this.candidateLabel(hostname);
-    if (r === undefined || r.label.length < this.options.minLabelLength) return undefined;
-    const tld = r.domain.slice(r.domain.lastIndexOf('.') + 1);
-    if (INTERNAL_SUFFIXES.includes(tld)) return undefined;
-    const tier = this.popularity.tier(r.domain);
-    if ((tier !== undefined && this.options.establishedTiers.includes(tier)) || providerAssignedZone(r.domain) !== undefined) return undefined;
-    return r;
-  }
-
-  private candidateLabel(hostname: string): RegistrableLabel | undefined {
-    const zone = this.options.dynamicZone?.(hostname);
-    if (zone === undefined) return registrableLabel(hostname);
-    const name = hostname.toLowerCase().replace(/\.$/, '');
-    if (!name.endsWith(`.${zone}`)) return registrableLabel(hostname);
-    const under = name.slice(0, -zone.length - 1);
-    const label = under.slice(under.lastIndexOf('.') + 1);
-    return registrableLabel(`${label}.${zone}`) !== undefined ? { domain: `${label}.${zone}`, label } : undefined;
-  }
-
-  /** The combined evidence of a host's window (host-evidence.ts), recomputed only when its domains changed. */
-  evidence(window: HostWindow): HostEvidence {
+  /**
+   * The combined evidence of a host's window (host-evidence.ts), recomputed only when its domains changed;
+   * undefined when it cannot reach `minStrength` (only without `exactEvidence`).
+   */
+  evidence(window: HostWindow): HostEvidence | undefined {
     const cached = window.derived;
-    if (cached !== undefined && cached.keyVersion === window.keyVersion) return cached.value as HostEvidence;
+    if (cached !== undefined && cached.keyVersion === window.keyVersion) return cached.value as HostEvidence | undefined;
     const evidence = this.computeEvidence(window);
     window.derived = { keyVersion: window.keyVersion, value: evidence };
     return evidence;
   }
 
-  private computeEvidence(window: HostWindow): HostEvidence {
+  private computeEvidence(window: HostWindow): HostEvidence | undefined {
     const labels: string[] = [];
     const tails: number[] = [];
     for (const [domain, entry] of window.entries) {
       labels.push(domain.slice(0, domain.indexOf('.')));
       tails.push(this.model.benignTail(entry.data));
     }
+    const profile = this.model.file.benignProfile;
     const lengths = { minWeighedLength: this.options.minLabelLength, minScoredLength: this.options.minScoredLength };
+    if (this.kinshipNull === undefined) return hostEvidence(labels, tails, profile, lengths);
     const kin = kinshipLabels(labels);
-    const kinshipP = this.kinshipNull?.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
-    return hostEvidence(labels, tails, this.model.file.benignProfile, lengths, kinshipP === undefined ? {} : { kinshipP });
+    if (this.options.exactEvidence !== true) {
+      // The strength only grows as the kinship p-value falls: at its smallest, this bounds the exact evidence.
+      const bound = hostEvidence(labels, tails, profile, lengths, { kinshipP: this.kinshipNull.smallestPValue });
+      if (bound.strength < this.options.minStrength) return undefined;
+    }
+    const kinshipP = this.kinshipNull.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
+    return hostEvidence(labels, tails, profile, lengths, { kinshipP });
   }
 
   keyedState(): readonly KeyedState[] {

@@ -17,7 +17,18 @@ export interface DynamicZoneLookup {
  * dga_volume: a generator under such a zone picks the label below it, and many of these zones are not public
  * suffixes, so the registered domain would be the provider's.
  */
-export function dynamicDnsZoneOf(intel: Pick<IndicatorStore, 'matchDomain'> & Partial<Pick<IndicatorStore, 'generation'>>): DynamicZoneLookup {
+export function dynamicDnsZoneOf(intel: ZoneIntel): DynamicZoneLookup {
+  // One lookup per intel store, so that every partition's detector in a thread shares its memos (dga-volume-memos.ts).
+  let lookup = lookups.get(intel);
+  if (lookup === undefined) lookups.set(intel, (lookup = newLookup(intel)));
+  return lookup;
+}
+
+type ZoneIntel = Pick<IndicatorStore, 'matchDomain'> & Partial<Pick<IndicatorStore, 'generation'>>;
+
+const lookups = new WeakMap<ZoneIntel, DynamicZoneLookup>();
+
+function newLookup(intel: ZoneIntel): DynamicZoneLookup {
   const lookup = (hostname: string): string | undefined => {
     for (const match of intel.matchDomain(hostname)) {
       if (match.kind === 'domain' && match.category === DYNAMIC_DNS_CATEGORY && match.indicator !== hostname) return match.indicator;

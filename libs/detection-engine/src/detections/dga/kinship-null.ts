@@ -39,6 +39,11 @@ export class KinshipNull {
     return createHash('sha256').update(Buffer.from(benign.table).toString('base64')).digest('hex') === this.file.languageModelSha256;
   }
 
+  /** The smallest p-value {@link pValue} can give, at any size: the last tabulated share. */
+  get smallestPValue(): number {
+    return this.file.tailShares[this.file.tailShares.length - 1];
+  }
+
   /**
    * P(a benign window of `n` labels reaches `statistic`), rounded up to the next tabulated share (1 below the
    * median). Sizes between or beyond those tabulated use the nearest smaller one (or the smallest).
