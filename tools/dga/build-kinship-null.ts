@@ -8,11 +8,10 @@
  *
  * Deterministic for the same data and model.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { DgaModel } from '../../libs/detection-engine/src/detections/dga/dga-model';
 import { DEFAULT_DGA_VOLUME_OPTIONS } from '../../libs/detection-engine/src/detections/dga/dga-volume';
-import { DEFAULT_KINSHIP_NULL_PATH, KINSHIP_NULL_FORMAT, type KinshipNullFile } from '../../libs/detection-engine/src/detections/dga/kinship-null';
+import { DEFAULT_KINSHIP_NULL_PATH, KINSHIP_NULL_FORMAT, languageModelSha256, type KinshipNullFile } from '../../libs/detection-engine/src/detections/dga/kinship-null';
 import { kinshipLabels, labelKinship } from '../../libs/detection-engine/src/detections/dga/label-kinship';
 import { createRng } from '../../libs/testing/src/prng';
 import { sharedDir } from '../../libs/testing/src/shared-dir';
@@ -42,7 +41,7 @@ function main(argv: string[]): void {
   }
   const file: KinshipNullFile = {
     format: KINSHIP_NULL_FORMAT,
-    languageModelSha256: createHash('sha256').update(Buffer.from(lm.table).toString('base64')).digest('hex'),
+    languageModelSha256: languageModelSha256(lm),
     tailShares: TAIL_SHARES,
     quantiles,
     windowsPerSize: windows,

@@ -36,7 +36,7 @@ export class KinshipNull {
 
   /** Whether the statistic was computed with this benign model. */
   fits(benign: CharLanguageModel): boolean {
-    return createHash('sha256').update(Buffer.from(benign.table).toString('base64')).digest('hex') === this.file.languageModelSha256;
+    return languageModelSha256(benign) === this.file.languageModelSha256;
   }
 
   /** The smallest p-value {@link pValue} can give, at any size: the last tabulated share. */
@@ -56,6 +56,11 @@ export class KinshipNull {
     for (let i = 0; i < q.length; i++) if (statistic >= q[i]) p = this.file.tailShares[i];
     return p;
   }
+}
+
+/** The fingerprint a null table records of the benign language model it was built with. */
+export function languageModelSha256(benign: CharLanguageModel): string {
+  return createHash('sha256').update(Buffer.from(benign.table).toString('base64')).digest('hex');
 }
 
 let defaultNull: KinshipNull | undefined;
