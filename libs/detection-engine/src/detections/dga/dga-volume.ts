@@ -218,12 +218,12 @@ export class DgaVolumeDetector implements Detector {
     const profile = this.model.file.benignProfile;
     const lengths = { minWeighedLength: this.options.minLabelLength, minScoredLength: this.options.minScoredLength };
     if (this.kinshipNull === undefined) return hostEvidence(labels, tails, profile, lengths);
-    const kin = kinshipLabels(labels);
     if (this.options.exactEvidence !== true) {
       // The strength only grows as the kinship p-value falls: at its smallest, this bounds the exact evidence.
       const bound = hostEvidence(labels, tails, profile, lengths, { kinshipP: this.kinshipNull.smallestPValue });
       if (bound.strength < this.options.minStrength) return undefined;
     }
+    const kin = kinshipLabels(labels);
     const kinshipP = this.kinshipNull.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
     return hostEvidence(labels, tails, profile, lengths, { kinshipP });
   }
