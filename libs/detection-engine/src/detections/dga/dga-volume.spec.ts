@@ -191,6 +191,23 @@ describe('DgaVolumeDetector', () => {
     expect(withKinship.strength).toBeGreaterThan(without.strength + 1);
   });
 
+  it('leaves the kinship test out, with its degree of freedom, where fewer than two labels are free of digits', () => {
+    const random = seededRandom(13);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const names = Array.from({ length: 12 }, (_, i) => {
+      const label = Array.from({ length: 7 + (i % 4) }, () => letters[Math.floor(random() * letters.length)]);
+      label[1 + Math.floor(random() * (label.length - 1))] = String(i % 10);
+      return `${label.join('')}.${['com', 'net', 'org', 'info'][i % 4]}`;
+    });
+    const strength = (kinshipNull?: null) => {
+      const detector = createDgaDetector({ exactEvidence: true, ...(kinshipNull === null ? { kinshipNull } : {}) });
+      names.forEach((n, i) => detector.inspect(observe(n, T0 + i * 3000)));
+      return detector.lastEvidence!.strength;
+    };
+    expect(strength()).toBeGreaterThan(0);
+    expect(strength()).toBe(strength(null));
+  });
+
   it('weighs short random labels (4-5 characters) by how alike and how short they all are', () => {
     const random = seededRandom(9);
     const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';

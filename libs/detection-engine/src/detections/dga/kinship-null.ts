@@ -45,15 +45,17 @@ export class KinshipNull {
   }
 
   /**
-   * P(a benign window of `n` labels reaches `statistic`), rounded up to the next tabulated share (1 below the
-   * median). Sizes between or beyond those tabulated use the nearest smaller one (or the smallest).
+   * P(a benign window of `n` labels reaches `statistic`), rounded up to the next tabulated share (1 up to the
+   * median). Only a statistic beyond a quantile earns its share: many benign windows tie at a quantile (most
+   * windows of two unrelated labels score exactly 0), so P(reaching it) can be far larger than its share. Sizes
+   * between or beyond those tabulated use the nearest smaller one (or the smallest).
    */
   pValue(n: number, statistic: number): number {
     let size = this.sizes[0];
     for (const s of this.sizes) if (s <= n) size = s;
     const q = this.file.quantiles[size];
     let p = 1;
-    for (let i = 0; i < q.length; i++) if (statistic >= q[i]) p = this.file.tailShares[i];
+    for (let i = 0; i < q.length; i++) if (statistic > q[i]) p = this.file.tailShares[i];
     return p;
   }
 }

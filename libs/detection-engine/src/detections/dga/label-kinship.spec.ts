@@ -39,16 +39,24 @@ describe('KinshipNull', () => {
   const file = { format: KINSHIP_NULL_FORMAT, languageModelSha256: 'x', tailShares: [0.5, 0.1, 0.01], quantiles: { '2': [0, 5, 10], '6': [-3, 8, 20] }, windowsPerSize: 1000, source: 'test' } as const;
   const table = new KinshipNull({ ...file, tailShares: [...file.tailShares], quantiles: { '2': [...file.quantiles['2']], '6': [...file.quantiles['6']] } });
 
-  it('gives the tabulated share of the largest quantile reached, 1 below the median', () => {
+  it('gives the tabulated share of the largest quantile passed, 1 up to the median', () => {
     expect(table.pValue(6, -5)).toBe(1);
-    expect(table.pValue(6, 8)).toBe(0.1);
+    expect(table.pValue(6, 8.01)).toBe(0.1);
     expect(table.pValue(6, 19.9)).toBe(0.1);
     expect(table.pValue(6, 25)).toBe(0.01);
   });
 
+  it('does not count a statistic equal to a quantile as beyond it: many benign windows tie there', () => {
+    // Two unrelated labels seldom share a context, so most benign windows of 2 score exactly 0.
+    const ties = new KinshipNull({ ...file, tailShares: [0.5, 0.1, 0.05], quantiles: { '2': [0, 0, 0] } });
+    expect(ties.pValue(2, 0)).toBe(1);
+    expect(ties.pValue(2, 0.01)).toBe(0.05);
+    expect(table.pValue(6, 8)).toBe(0.5);
+  });
+
   it('uses the nearest smaller tabulated size, or the smallest', () => {
-    expect(table.pValue(9, 8)).toBe(0.1);
-    expect(table.pValue(3, 8)).toBe(0.1);
+    expect(table.pValue(9, 8.5)).toBe(0.1);
+    expect(table.pValue(3, 8.5)).toBe(0.1);
     expect(table.pValue(1, 12)).toBe(0.01);
   });
 
