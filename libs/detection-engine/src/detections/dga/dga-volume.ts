@@ -22,7 +22,8 @@ import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';
 import { defaultDgaModel } from './dga-score';
 import { hostEvidence, type HostEvidence } from './host-evidence';
-import { sharedCandidateMemo, sharedScoreMemo, type CandidateMemo } from './dga-volume-memos';
+import { candidateOf, nameFactsOf, type CandidateRules } from './dga-candidate';
+import { sharedScoreMemo } from './dga-volume-memos';
 
 export const DGA_VOLUME: DetectionDefinition = {
   id: 'dga_volume',
@@ -147,8 +148,8 @@ export class DgaVolumeDetector implements Detector {
    * or (without `exactEvidence`) when the window could not reach `minStrength`.
    */
   lastEvidence: HostEvidence | undefined;
-  /** Hosts repeat their lookups: each name's candidate verdict and each label's score are remembered (per thread). */
-  private readonly candidates: CandidateMemo;
+  private readonly candidateRules: CandidateRules;
+  /** Hosts repeat their lookups: each label's score is remembered (per thread). */
   private readonly scores: BoundedMemo<number>;
 
   constructor(options: Partial<DgaVolumeOptions> = {}) {
@@ -168,14 +169,14 @@ export class DgaVolumeDetector implements Detector {
     this.kinshipNull = kinshipNullFor(this.model, o.kinshipNull);
     this.hosts = new LruMap(o.maxHosts);
     this.firstSeen = new LruMap(o.maxRememberedDomains);
-    this.candidates = sharedCandidateMemo({ popularity: this.popularity, dynamicZone: o.dynamicZone, minLabelLength: o.minLabelLength, establishedTiers: o.establishedTiers });
+    this.candidateRules = { popularity: this.popularity, minLabelLength: o.minLabelLength, establishedTiers: o.establishedTiers };
     this.scores = sharedScoreMemo(this.model);
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     this.lastEvidence = undefined;
     if (observed.hostname === undefined) return undefined;
-    const r = this.candidates.get(observed.hostname);
+    const r = candidateOf(nameFactsOf(observed as ObservedEvent & { hostname: string }, this.popularity, this.options.dynamicZone), this.candidateRules);
     if (r === undefined) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;

@@ -18,17 +18,7 @@ export interface DynamicZoneLookup {
  * suffixes, so the registered domain would be the provider's.
  */
 export function dynamicDnsZoneOf(intel: ZoneIntel): DynamicZoneLookup {
-  // One lookup per intel store, so that every partition's detector in a thread shares its memos (dga-volume-memos.ts).
-  let lookup = lookups.get(intel);
-  if (lookup === undefined) lookups.set(intel, (lookup = newLookup(intel)));
-  return lookup;
-}
-
-type ZoneIntel = Pick<IndicatorStore, 'matchDomain'> & Partial<Pick<IndicatorStore, 'generation'>>;
-
-const lookups = new WeakMap<ZoneIntel, DynamicZoneLookup>();
-
-function newLookup(intel: ZoneIntel): DynamicZoneLookup {
+  // The intel detections look the same name up for the same event: the store's memo answers the second at once.
   const lookup = (hostname: string): string | undefined => {
     for (const match of intel.matchDomain(hostname)) {
       if (match.kind === 'domain' && match.category === DYNAMIC_DNS_CATEGORY && match.indicator !== hostname) return match.indicator;
@@ -37,3 +27,5 @@ function newLookup(intel: ZoneIntel): DynamicZoneLookup {
   };
   return intel.generation === undefined ? lookup : Object.assign(lookup, { generation: () => intel.generation ?? 0 });
 }
+
+type ZoneIntel = Pick<IndicatorStore, 'matchDomain'> & Partial<Pick<IndicatorStore, 'generation'>>;

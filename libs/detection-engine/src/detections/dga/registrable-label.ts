@@ -1,4 +1,4 @@
-import { registeredDomain } from '../../domain';
+import { splitHostname, type SplitHostname } from '../../domain';
 
 export interface RegistrableLabel {
   /** The registered domain, or the name itself when it is a public suffix (`3utilities.com`, `ac.jp`). */
@@ -18,8 +18,13 @@ const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 export function registrableLabel(name: string): RegistrableLabel | undefined {
   if (typeof name !== 'string') return undefined;
   const lower = name.trim().toLowerCase().replace(/\.$/, '');
+  return registrableLabelOfSplit(lower, splitHostname(lower));
+}
+
+/** {@link registrableLabel} of a name already lower-case and without its trailing dot, given its split. */
+export function registrableLabelOfSplit(lower: string, split: Readonly<SplitHostname> | undefined): RegistrableLabel | undefined {
   if (!lower.includes('.') || IPV4.test(lower) || lower.includes(':')) return undefined;
-  const domain = registeredDomain(lower) ?? lower;
+  const domain = split?.registeredDomain ?? lower;
   const label = domain.slice(0, domain.indexOf('.'));
   return LABEL.test(label) ? { domain, label } : undefined;
 }

@@ -3,6 +3,7 @@ import type { Wisdom } from '@vigil/contracts';
 import { hostKeyOf, hostnameSplitOf } from '../../observed-event';
 import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
+import { registeredDomainTierOf } from '../../popularity/event-tier';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLru } from '../../state/lru-snapshot';
 import { readArray, readNumber, readString } from '../../state/snapshot';
@@ -91,7 +92,7 @@ export class ImposterDomainDetector implements Detector {
       this.rememberBrand(hostKeyOf(observed), brandLabel, observed.timeMs);
       return undefined;
     }
-    if (this.options.popularity.tier(domain) !== undefined) return undefined;
+    if (registeredDomainTierOf(observed, this.options.popularity) !== undefined) return undefined;
     const match = this.brands.match(domain.slice(0, domain.indexOf('.')));
     if (match === undefined) return undefined;
     const brandDomain = this.brandDomains.get(match.brand) ?? match.brand;
