@@ -40,9 +40,9 @@ describe('dga_volume candidates', () => {
     for (const tiers of [ALL_TIERS, ['top1k'] as const]) {
       const rules = { popularity: rankings, minLabelLength: 3, establishedTiers: tiers };
       for (const [i, query] of queries.entries()) {
-        const observed = observeEvent(batch(`c${i}`, 'dns', [dnsEvent(query, T0)]), 0);
-        if (observed?.hostname === undefined) continue;
-        const fromEvent = candidateOf(nameFactsOf(observed as typeof observed & { hostname: string }, rankings, zones), rules);
+        const facts = nameFactsOf(observeEvent(batch(`c${i}`, 'dns', [dnsEvent(query, T0)]), 0)!, rankings, zones);
+        if (facts === undefined) continue;
+        const fromEvent = candidateOf(facts, rules);
         expect(fromEvent).toEqual(judgeCandidate(query, { ...rules, dynamicZone: zones }));
         if (fromEvent !== undefined) candidates++;
       }

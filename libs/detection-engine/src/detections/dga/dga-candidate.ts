@@ -51,9 +51,10 @@ export function candidateOf(facts: NameFacts, rules: CandidateRules): Registrabl
   return r;
 }
 
-/** The facts of an event's host name, from the lookups the engine shares between detections. */
-export function nameFactsOf(observed: ObservedEvent & { hostname: string }, rankings: PopularitySet, dynamicZone?: DynamicZoneLookup): NameFacts {
+/** The facts of an event's host name (undefined: it has none), from the lookups the engine shares between detections. */
+export function nameFactsOf(observed: ObservedEvent, rankings: PopularitySet, dynamicZone?: DynamicZoneLookup): NameFacts | undefined {
   const { hostname } = observed;
+  if (hostname === undefined) return undefined;
   return { hostname, split: hostnameSplitOf(observed), registeredTier: registeredDomainTierOf(observed, rankings), zone: dynamicZone?.(hostname) };
 }
 

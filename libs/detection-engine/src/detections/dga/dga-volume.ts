@@ -175,8 +175,8 @@ export class DgaVolumeDetector implements Detector {
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     this.lastEvidence = undefined;
-    if (observed.hostname === undefined) return undefined;
-    const r = candidateOf(nameFactsOf(observed as ObservedEvent & { hostname: string }, this.popularity, this.options.dynamicZone), this.candidateRules);
+    const facts = nameFactsOf(observed, this.popularity, this.options.dynamicZone);
+    const r = facts && candidateOf(facts, this.candidateRules);
     if (r === undefined) return undefined;
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
