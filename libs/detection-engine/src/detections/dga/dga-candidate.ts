@@ -41,14 +41,16 @@ export interface NameFacts {
 export function candidateOf(facts: NameFacts, rules: CandidateRules): RegistrableLabel | undefined {
   const { hostname, split, zone } = facts;
   const underZone = zone !== undefined && hostname.endsWith(`.${zone}`);
-  // The common case first: a ranked site's name, not under a dynamic DNS zone.
-  if (!underZone && split !== undefined && isEstablished(facts.registeredTier, rules)) return undefined;
+  // The domain judged is the registered one, whose tier the facts hold, unless the name lies under a dynamic DNS
+  // zone or has no split (a public suffix itself): then it is looked up below.
+  const ownDomain = !underZone && split !== undefined;
+  // The common case first: a ranked site's name.
+  if (ownDomain && isEstablished(facts.registeredTier, rules)) return undefined;
   const r = underZone ? labelBelowZone(hostname, zone) : registrableLabelOfSplit(hostname, split);
   if (r === undefined || r.label.length < rules.minLabelLength) return undefined;
   if (INTERNAL_SUFFIXES.includes(r.domain.slice(r.domain.lastIndexOf('.') + 1))) return undefined;
-  const tier = !underZone && r.domain === split?.registeredDomain ? facts.registeredTier : rules.popularity.tier(r.domain);
-  if (isEstablished(tier, rules) || providerAssignedZone(r.domain) !== undefined) return undefined;
-  return r;
+  if (!ownDomain && isEstablished(rules.popularity.tier(r.domain), rules)) return undefined;
+  return providerAssignedZone(r.domain) === undefined ? r : undefined;
 }
 
 /** The facts of an event's host name (undefined: it has none), from the lookups the engine shares between detections. */
