@@ -102,18 +102,23 @@ function measure(detector: ImposterDomainDetector, benign: readonly string[], br
   return { falseAlarms: fired.length, benign: benign.length, detected, fired };
 }
 
+/** The weights tuning tries, each with every value listed (the others stay at the defaults). */
+const GRID: Partial<Record<keyof ImposterWeights, number[]>> = {
+  threshold: [2, 3],
+  firstCharacterEdit: [-1, 0],
+  otherTld: [-1, 0],
+  vanityTld: [-1, 0],
+  appendedCharacter: [-1, 0],
+  muchPhishedBrand: [1, 2],
+  typosquat: [0, 1],
+  typingSlip: [0, 1],
+  otherWords: [-1, 0],
+  shortBrand: [-1, 0],
+};
+
 function grid(): ImposterWeights[] {
-  const out: ImposterWeights[] = [];
-  for (const threshold of [2, 3])
-    for (const firstCharacterEdit of [-1, 0])
-      for (const otherTld of [-1, 0])
-        for (const appendedCharacter of [-1, 0])
-          for (const muchPhishedBrand of [1, 2])
-            for (const typosquat of [0, 1])
-              for (const typingSlip of [0, 1])
-                for (const otherWords of [-1, 0])
-                  for (const shortBrand of [-1, 0])
-                    out.push({ ...DEFAULT_IMPOSTER_WEIGHTS, threshold, firstCharacterEdit, otherTld, appendedCharacter, muchPhishedBrand, typosquat, typingSlip, otherWords, shortBrand });
+  let out: ImposterWeights[] = [DEFAULT_IMPOSTER_WEIGHTS];
+  for (const [key, values] of Object.entries(GRID)) out = out.flatMap((w) => values.map((v) => ({ ...w, [key]: v })));
   return out;
 }
 

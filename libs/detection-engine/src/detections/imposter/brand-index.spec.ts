@@ -1,4 +1,4 @@
-import { BrandIndex, isTypingSlip } from './brand-index';
+import { BrandIndex, isTypingSlip, typingSlips } from './brand-index';
 
 describe('BrandIndex', () => {
   const index = new BrandIndex(['paypal', 'google', 'microsoft', 'amazon', 'apple', 'example', 'ok']);
@@ -54,9 +54,21 @@ describe('isTypingSlip', () => {
 describe('five-character brands', () => {
   const index = new BrandIndex(['yahoo', 'slack']);
 
-  it('are matched by one flipped bit only: other edits of so short a label hit too many innocent names', () => {
+  it('are matched by one flipped bit or a slip of the fingers only: other edits of so short a label hit too many innocent names', () => {
     expect(index.match('yahgo')).toMatchObject({ brand: 'yahoo', technique: 'bitsquat' });
     expect(index.match('slack')).toBeUndefined();
-    for (const label of ['yahop', 'yaho', 'yahooo', 'sklac']) expect({ label, match: index.match(label) }).toEqual({ label, match: undefined });
+    for (const label of ['yahop', 'yhaoo', 'yahooo', 'yaho', 'slavk']) {
+      expect({ label, match: index.match(label) }).toEqual({ label, match: expect.objectContaining({ technique: 'typosquat', typingSlip: true }) });
+    }
+    // a far key, a first letter left out, a letter added that doubles nothing, letters shuffled
+    for (const label of ['yahxo', 'ahoo', 'slackq', 'sklac']) expect({ label, match: index.match(label) }).toEqual({ label, match: undefined });
+  });
+
+  it('lists the slips of the fingers of a label, each one edit from it', () => {
+    const slips = typingSlips('yahoo');
+    expect(slips).toEqual(expect.arrayContaining(['tahoo', 'ayhoo', 'yyahoo', 'yaho', 'yahop']));
+    expect(slips).not.toContain('yahoo');
+    expect(slips).not.toContain('ahoo');
+    for (const slip of slips) expect({ slip, isSlip: isTypingSlip(slip, 'yahoo') }).toEqual({ slip, isSlip: true });
   });
 });

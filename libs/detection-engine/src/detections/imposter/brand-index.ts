@@ -73,7 +73,12 @@ const KEY_NEIGHBOURS: ReadonlyMap<string, string> = (() => {
 export function isTypingSlip(label: string, brand: string): boolean {
   let i = 0;
   while (i < label.length && i < brand.length && label[i] === brand[i]) i++;
-  if (label.length + 1 === brand.length) return i > 0 && i < brand.length - 1; // an inner letter left out
+  if (label.length + 1 === brand.length) {
+    // An inner letter left out; of a run of one letter any may be the one (`yaho` drops an inner `o` of `yahoo`).
+    let first = i;
+    while (first > 0 && brand[first - 1] === brand[i]) first--;
+    return i > 0 && first < brand.length - 1;
+  }
   if (label.length === brand.length + 1) return label[i] === label[i - 1] || label[i] === label[i + 1]; // a letter doubled
   if (label.length !== brand.length || i >= label.length) return false;
   if (label.slice(i + 1) === brand.slice(i + 1)) return KEY_NEIGHBOURS.get(brand[i])?.includes(label[i]) ?? false; // a neighbouring key
@@ -130,6 +135,22 @@ function deletions(label: string): string[] {
   return out;
 }
 
+/**
+ * The labels a slip of the fingers makes of `label` (see {@link isTypingSlip}): a neighbouring key, two
+ * neighbouring letters swapped, a letter doubled, an inner letter left out.
+ */
+export function typingSlips(label: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < label.length; i++) {
+    for (const key of KEY_NEIGHBOURS.get(label[i]) ?? '') out.add(label.slice(0, i) + key + label.slice(i + 1));
+    out.add(label.slice(0, i) + label[i] + label.slice(i));
+    if (i > 0 && i < label.length - 1) out.add(label.slice(0, i) + label.slice(i + 1));
+  }
+  for (const s of swaps(label)) out.add(s);
+  out.delete(label);
+  return [...out];
+}
+
 function swaps(label: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < label.length; i++) {
@@ -150,6 +171,11 @@ export class BrandIndex {
    * not a person's choice, so it is worth matching where other edits are not.
    */
   private readonly byBitFlip = new Map<string, string>();
+  /**
+   * Slips of the fingers on the brands too short for any one edit (`yhaoo`, `chhase`) → brand: a narrower set
+   * than every edit, and the evidence score still has to carry them.
+   */
+  private readonly bySlip = new Map<string, string>();
 
   constructor(brandLabels: Iterable<string>) {
     for (const brand of brandLabels) {
@@ -160,6 +186,7 @@ export class BrandIndex {
         for (const d of deletions(brand)) if (!this.byDeletion.has(d)) this.byDeletion.set(d, brand);
       } else {
         for (const f of bitFlips(brand)) if (!this.byBitFlip.has(f)) this.byBitFlip.set(f, brand);
+        for (const slip of typingSlips(brand)) if (!this.bySlip.has(slip)) this.bySlip.set(slip, brand);
       }
     }
   }
@@ -191,7 +218,9 @@ export class BrandIndex {
       return { brand: typo, technique: isOneBitFlip(label, typo) ? 'bitsquat' : 'typosquat', ...editPlace(label, typo), typingSlip: isTypingSlip(label, typo) };
     }
     const flipped = this.byBitFlip.get(label);
-    if (flipped !== undefined && !this.brands.has(label)) return { brand: flipped, technique: 'bitsquat', ...editPlace(label, flipped) };
+    if (flipped !== undefined) return { brand: flipped, technique: 'bitsquat', ...editPlace(label, flipped) };
+    const slipped = this.bySlip.get(label);
+    if (slipped !== undefined) return { brand: slipped, technique: 'typosquat', ...editPlace(label, slipped), typingSlip: true };
     const tokens = label.split('-');
     if (tokens.length > 1 && tokens.some((token) => LURE_WORDS.has(token))) {
       // The brand may itself be disguised inside the combination (`micros0ft-login`).

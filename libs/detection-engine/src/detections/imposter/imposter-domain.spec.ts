@@ -60,10 +60,21 @@ describe('ImposterDomainDetector', () => {
     for (const name of ['stripo.com', 'tawitter.com', 'goqgle.com']) expect({ name, fired: detector.inspect(dns(name))?.observations }).toEqual({ name, fired: undefined });
   });
 
-  it('reports a one-bit flip of a five-character much-phished brand, not a typo of it', () => {
+  it('reports a one-bit flip or a slip of the fingers on a five-character much-phished brand, not another edit of it', () => {
     const detector = new ImposterDomainDetector();
     expect(detector.inspect(dns('yahgo.com'))?.observations[1]).toBe('technique bitsquat');
-    expect(detector.inspect(dns('yahop.com'))).toBeUndefined();
+    for (const name of ['yahop.com', 'yhaoo.com', 'chhase.com', 'fedx.xyz']) {
+      expect({ name, fired: detector.inspect(dns(name))?.observations[2] }).toEqual({ name, fired: expect.stringMatching(/a slip of the fingers \+1/) });
+    }
+    expect(detector.inspect(dns('yahxo.com'))).toBeUndefined();
+  });
+
+  it('weighs a vanity gTLD against the look-alike, and a cheap one neither way', () => {
+    const detector = new ImposterDomainDetector();
+    expect(detector.inspect(dns('yhaoo.network'))).toBeUndefined();
+    expect(detector.inspect(dns('yhaoo.foundation'))).toBeUndefined();
+    expect(detector.inspect(dns('yhaoo.online'))?.observations[2]).not.toMatch(/TLD/);
+    expect(detector.inspect(dns('paypl.network'))?.observations[2]).toBeUndefined();
   });
 
   it("weighs a country TLD that is not the brand's, and a combination with words besides brand and lure, against the look-alike", () => {

@@ -37,6 +37,11 @@ export interface ImposterWeights {
   typingSlip: number;
   /** The look-alike's TLD is another country's code, not the brand's (usually a local business). */
   otherTld: number;
+  /**
+   * The look-alike's TLD is a vanity gTLD (`.network`, `.foundation`): dearer than the cheap ones phishing kits
+   * and typo-squatters buy, and the brand's users never type it by mistake; usually a project of its own.
+   */
+  vanityTld: number;
   /** The edit changes the first character. */
   firstCharacterEdit: number;
   /** The look-alike is the brand with one character appended (`mondays`, `twitchy`): a word of its own. */
@@ -64,6 +69,7 @@ export const DEFAULT_IMPOSTER_WEIGHTS: ImposterWeights = {
   lureSubdomain: 1,
   abusedTld: 1,
   otherTld: -1,
+  vanityTld: -1,
   firstCharacterEdit: 0,
   appendedCharacter: -1,
   brandSeenByHost: 1,
@@ -93,6 +99,15 @@ const CREDENTIAL_LURES: ReadonlySet<string> = new Set([
 
 /** gTLDs anyone registers for anything: no sign either way. */
 const GENERIC_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org', 'info', 'biz', 'co', 'io', 'app', 'me']);
+
+/**
+ * Cheap gTLDs that rank high in abuse reports (Spamhaus, Interisle) without being among the most abused
+ * (the detector's abused TLDs): no sign either way, unlike other gTLDs.
+ */
+const CHEAP_TLDS: ReadonlySet<string> = new Set([
+  'online', 'site', 'shop', 'store', 'website', 'space', 'fun', 'live', 'life', 'club', 'vip', 'today', 'world',
+  'link', 'pro', 'cc', 'ws', 'us', 'mobi', 'tech', 'one', 'best', 'digital', 'email', 'services',
+]);
 
 export interface ImposterContext {
   match: ImposterMatch;
@@ -154,7 +169,10 @@ export function scoreImposter(c: ImposterContext, w: ImposterWeights = DEFAULT_I
   if (match.technique !== 'combosquat' && c.subdomain.split(/[.-]/).some((t) => c.lureWords.has(t))) add(w.lureSubdomain, 'lure word in the subdomain');
   const tld = c.domain.slice(c.domain.lastIndexOf('.') + 1);
   if (c.abusedTlds.has(tld)) add(w.abusedTld, `abused TLD .${tld}`);
-  else if (tld.length === 2 && !GENERIC_TLDS.has(tld) && suffixOf(c.domain) !== suffixOf(c.brandDomain)) add(w.otherTld, `country TLD .${tld}`);
+  else if (GENERIC_TLDS.has(tld) || CHEAP_TLDS.has(tld) || suffixOf(c.domain) === suffixOf(c.brandDomain)) {
+    // The brand's own suffix, or one anyone buys for anything: no sign either way.
+  } else if (tld.length === 2) add(w.otherTld, `country TLD .${tld}`);
+  else if (/^[a-z]+$/.test(tld)) add(w.vanityTld, `vanity TLD .${tld}`);
   if (c.brandSeenByHost) add(w.brandSeenByHost, `host also looked up ${c.brandDomain}`);
   return { score, reasons };
 }
