@@ -25,6 +25,8 @@ import { benignLabels } from '../dga/dataset';
 import { pct, type EvalSection, type EvalTable } from './table';
 
 const MAX_FALSE_ALARMS = 0.0002;
+/** Look-alikes drawn per brand and technique: a few brands give too few cases to tell one rate from another. */
+const LOOK_ALIKE_ROUNDS = 5;
 
 function dns(hostname: string, timeMs = Date.parse('2026-11-21T10:00:00Z'), host = '10.50.0.1'): ObservedEvent {
   return { workspaceId: 'eval', batchId: 'imposter', index: 0, type: 'dns', event: { ts: new Date(timeMs).toISOString(), srcIP: host, query: hostname }, timeMs, endpoint: { ip: host, id: host }, hostname, rawHostname: hostname };
@@ -92,7 +94,7 @@ function measure(detector: ImposterDomainDetector, benign: readonly string[], br
   const fired = benign.filter((d) => detector.inspect(dns(d)) !== undefined);
   const detected = new Map<string, [number, number]>();
   const rng = createRng(seed);
-  for (const brand of brands) {
+  for (let round = 0; round < LOOK_ALIKE_ROUNDS; round++) for (const brand of brands) {
     for (const { technique, domain } of lookAlikes(brand, rng)) {
       const hit = detector.inspect(dns(domain)) !== undefined;
       const [k, n] = detected.get(technique) ?? [0, 0];
@@ -163,7 +165,7 @@ export const imposterDomains: EvalSection = {
       columns: ['measure', 'result', 'detail', 'goal'],
       rows: [
         [`false alarms on ${report.benign.toLocaleString('en-US')} held-out unranked benign names (one query each)`, `${pct(report.falseAlarms, report.benign, 3)} (${report.falseAlarms})`, report.fired.slice(0, 12).join(', ') || '-', '≤ 0.02 %'],
-        ...[...report.detected].map(([technique, [k, n]]) => [`${technique} look-alikes of ${reportBrands.length} held-out well-known brands`, `${pct(k, n, 1)} (${k}/${n})`, '', 'fire']),
+        ...[...report.detected].map(([technique, [k, n]]) => [`${technique} look-alikes of ${reportBrands.length} held-out well-known brands (${LOOK_ALIKE_ROUNDS} draws each)`, `${pct(k, n, 1)} (${k}/${n})`, '', 'fire']),
         ['the issue\'s examples', `${briefHits.length}/${brief.length}`, brief.filter((d) => !briefHits.includes(d)).join(', ') || 'all fire', 'all fire'],
         ['netflx.com after the host looked up www.netflix.com', afterBrand ? 'fires' : 'silent', '', 'fires'],
       ],
