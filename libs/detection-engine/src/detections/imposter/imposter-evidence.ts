@@ -106,7 +106,7 @@ const GENERIC_TLDS: ReadonlySet<string> = new Set(['com', 'net', 'org', 'info', 
  */
 const CHEAP_TLDS: ReadonlySet<string> = new Set([
   'online', 'site', 'shop', 'store', 'website', 'space', 'fun', 'live', 'life', 'club', 'vip', 'today', 'world',
-  'link', 'pro', 'cc', 'ws', 'us', 'mobi', 'tech', 'one', 'best', 'digital', 'email', 'services',
+  'link', 'pro', 'mobi', 'tech', 'one', 'best', 'digital', 'email', 'services',
 ]);
 
 export interface ImposterContext {
@@ -138,6 +138,16 @@ function suffixOf(domain: string): string {
   return domain.slice(domain.indexOf('.') + 1);
 }
 
+/** What the look-alike's TLD says: abused (for), another country's code or a vanity gTLD (against), or nothing. */
+function tldEvidence(c: ImposterContext): { weight: 'abusedTld' | 'otherTld' | 'vanityTld'; reason: string } | undefined {
+  const tld = c.domain.slice(c.domain.lastIndexOf('.') + 1);
+  if (c.abusedTlds.has(tld)) return { weight: 'abusedTld', reason: `abused TLD .${tld}` };
+  // The brand's own suffix, or one anyone buys for anything: no sign either way.
+  if (GENERIC_TLDS.has(tld) || CHEAP_TLDS.has(tld) || suffixOf(c.domain) === suffixOf(c.brandDomain)) return undefined;
+  if (tld.length === 2) return { weight: 'otherTld', reason: `country TLD .${tld}` };
+  return /^[a-z]+$/.test(tld) ? { weight: 'vanityTld', reason: `vanity TLD .${tld}` } : undefined;
+}
+
 export function scoreImposter(c: ImposterContext, w: ImposterWeights = DEFAULT_IMPOSTER_WEIGHTS): ImposterScore {
   const reasons: string[] = [];
   let score = 0;
@@ -167,12 +177,8 @@ export function scoreImposter(c: ImposterContext, w: ImposterWeights = DEFAULT_I
   if (match.firstCharacter) add(w.firstCharacterEdit, 'first character differs');
   if (label.length === match.brand.length + 1 && label.startsWith(match.brand)) add(w.appendedCharacter, 'brand with a letter appended');
   if (match.technique !== 'combosquat' && c.subdomain.split(/[.-]/).some((t) => c.lureWords.has(t))) add(w.lureSubdomain, 'lure word in the subdomain');
-  const tld = c.domain.slice(c.domain.lastIndexOf('.') + 1);
-  if (c.abusedTlds.has(tld)) add(w.abusedTld, `abused TLD .${tld}`);
-  else if (GENERIC_TLDS.has(tld) || CHEAP_TLDS.has(tld) || suffixOf(c.domain) === suffixOf(c.brandDomain)) {
-    // The brand's own suffix, or one anyone buys for anything: no sign either way.
-  } else if (tld.length === 2) add(w.otherTld, `country TLD .${tld}`);
-  else if (/^[a-z]+$/.test(tld)) add(w.vanityTld, `vanity TLD .${tld}`);
+  const tld = tldEvidence(c);
+  if (tld !== undefined) add(w[tld.weight], tld.reason);
   if (c.brandSeenByHost) add(w.brandSeenByHost, `host also looked up ${c.brandDomain}`);
   return { score, reasons };
 }
