@@ -137,6 +137,8 @@ export interface VigilConfig {
   scoringNice?: number;
   /** Threads that parse and validate telemetry bodies (`VIGIL_INGEST_WORKERS`; 0: the main thread). */
   ingestWorkers?: number;
+  /** Nice value of the ingest threads (`VIGIL_INGEST_NICE`, 0–19; Linux): below HTTP, above scoring. */
+  ingestNice?: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** `VIGIL_LOG_FORMAT`: JSON lines (pino), Nest's readable lines, or `auto` (JSON unless stdout is a terminal). */
   logFormat?: 'auto' | 'json' | 'text';
@@ -402,6 +404,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
     scoringNice: readInteger(env, 'VIGIL_SCORING_NICE', 10, 0, 19),
     ingestWorkers: readInteger(env, 'VIGIL_INGEST_WORKERS', Math.max(1, Math.floor(availableParallelism() / 2)), 0, 64),
+    ingestNice: readInteger(env, 'VIGIL_INGEST_NICE', 5, 0, 19),
     logLevel: readLogLevel(env),
     logFormat: readLogFormat(env),
     remoteServices: readRemoteServices(env),

@@ -46,7 +46,7 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
     @Inject(DISTINCT_COUNTER) private readonly endpoints: DistinctCounter,
     @Inject(VIGIL_CONFIG) config: VigilConfig,
   ) {
-    this.preparer = new TelemetryPreparer(config.ingestWorkers ?? 0);
+    this.preparer = new TelemetryPreparer(config.ingestWorkers ?? 0, config.ingestNice ?? 0);
   }
 
   /** `notJson`: the body held no JSON object at all (nothing published). `body` is consumed (see TelemetryPreparer). */

@@ -3,7 +3,7 @@
  * telemetry bodies so that the main thread keeps answering HTTP while bodies are parsed.
  */
 import type { TelemetryType } from '@vigil/contracts';
-import { movableBuffersOf, type TaskContext } from '@vigil/platform';
+import { lowerThreadPriority, movableBuffersOf, type TaskContext } from '@vigil/platform';
 import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
 
 export interface PrepareRequest {
@@ -12,9 +12,17 @@ export interface PrepareRequest {
   /** Buffers arrive as Uint8Arrays. */
   body: Uint8Array;
   nowMs: number;
+  /** Nice value this thread takes on (once; 0 leaves it as it is). */
+  nice: number;
 }
 
+let priorityLowered = false;
+
 export function handlePrepareRequest(request: PrepareRequest, context: TaskContext): PreparedTelemetry {
+  if (!priorityLowered) {
+    priorityLowered = true;
+    lowerThreadPriority(request.nice);
+  }
   const body = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
   const prepared = prepareTelemetry(request.workspaceId, request.type, body, request.nowMs);
   // The packed records (together about the size of the body) go back without a copy.

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import { threadNice } from '@vigil/platform';
 import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
 import { TelemetryPreparer } from './telemetry-preparer';
 
@@ -52,4 +54,29 @@ describe('TelemetryPreparer', () => {
       await threaded.close();
     }
   });
+
+  const linux = process.platform === 'linux' ? it : it.skip;
+
+  linux('runs its ingest threads at the nice value it is given, leaving the thread that answers HTTP as it is', async () => {
+    const before = threadNice() ?? 0;
+    const target = Math.min(19, before + 4);
+    const threaded = new TelemetryPreparer(1, target);
+    try {
+      expect(niceValuesOfThreads().filter((nice) => nice === target)).toEqual([]);
+      await threaded.prepare('ws-1', 'dns', body(), NOW);
+      expect(niceValuesOfThreads().filter((nice) => nice === target)).toHaveLength(1);
+      expect(threadNice()).toBe(before);
+    } finally {
+      await threaded.close();
+    }
+  });
 });
+
+/** The nice value of every thread of this process (field 19 of /proc/self/task/<tid>/stat). */
+function niceValuesOfThreads(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}

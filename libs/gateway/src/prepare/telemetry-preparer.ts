@@ -23,7 +23,11 @@ export class IngestThreadsBusyError extends Error {
 export class TelemetryPreparer {
   private readonly pool?: WorkerPool<PrepareRequest, PreparedTelemetry>;
 
-  constructor(threads: number) {
+  /** `nice`: of the ingest threads (Linux), so that the thread answering HTTP runs first when every core is busy. */
+  constructor(
+    threads: number,
+    private readonly nice = 0,
+  ) {
     if (threads > 0) {
       this.pool = new WorkerPool<PrepareRequest, PreparedTelemetry>({
         name: 'telemetry ingest',
@@ -46,7 +50,7 @@ export class TelemetryPreparer {
   async prepare(workspaceId: string, type: TelemetryType, body: Buffer, nowMs: number): Promise<PreparedTelemetry> {
     if (this.pool === undefined) return prepareTelemetry(workspaceId, type, body, nowMs);
     try {
-      const prepared = await this.pool.run({ workspaceId, type, body, nowMs }, movableBuffersOf([body]));
+      const prepared = await this.pool.run({ workspaceId, type, body, nowMs, nice: this.nice }, movableBuffersOf([body]));
       if (prepared.notJson) return prepared;
       // Buffers come back from the thread as Uint8Arrays.
       const records = prepared.records.map((r) => ({ ...r, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
@@ -59,7 +63,7 @@ export class TelemetryPreparer {
 
   /** Starts the ingest threads (they load their modules), so the first body is not the one that waits for it. */
   async warmUp(): Promise<void> {
-    await this.pool?.run({ workspaceId: 'warm-up', type: 'dns', body: Buffer.alloc(0), nowMs: 0 });
+    await this.pool?.run({ workspaceId: 'warm-up', type: 'dns', body: Buffer.alloc(0), nowMs: 0, nice: this.nice });
   }
 
   async close(): Promise<void> {
