@@ -135,20 +135,19 @@ function deletions(label: string): string[] {
   return out;
 }
 
-/**
- * The labels a slip of the fingers makes of `label` (see {@link isTypingSlip}): a neighbouring key, two
- * neighbouring letters swapped, a letter doubled, an inner letter left out.
- */
+/** Characters a host-name label may hold (after lower-casing). */
+const LABEL_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789-';
+
+/** The labels one slip of the fingers from `label`, as {@link isTypingSlip} judges them: every one edit, kept if a slip. */
 export function typingSlips(label: string): string[] {
-  const out = new Set<string>();
-  for (let i = 0; i < label.length; i++) {
-    for (const key of KEY_NEIGHBOURS.get(label[i]) ?? '') out.add(label.slice(0, i) + key + label.slice(i + 1));
-    out.add(label.slice(0, i) + label[i] + label.slice(i));
-    if (i > 0 && i < label.length - 1) out.add(label.slice(0, i) + label.slice(i + 1));
+  const edits = new Set([...deletions(label), ...swaps(label)]);
+  for (let i = 0; i <= label.length; i++) {
+    for (const ch of LABEL_CHARS) {
+      edits.add(label.slice(0, i) + ch + label.slice(i));
+      if (i < label.length) edits.add(label.slice(0, i) + ch + label.slice(i + 1));
+    }
   }
-  for (const s of swaps(label)) out.add(s);
-  out.delete(label);
-  return [...out];
+  return [...edits].filter((edit) => edit !== label && isTypingSlip(edit, label));
 }
 
 function swaps(label: string): string[] {
