@@ -22,13 +22,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
+import { loadConfig } from '@vigil/config';
 import type { TelemetryType } from '@vigil/contracts';
 import { parseOnly, percentile } from './run';
 import { startAllInOne, startSplit, type Deployment } from './sustained/deployment';
 import { Fleet, type FleetCounters } from './sustained/fleet';
 import { MaliciousHostProbes, type ProbeResult } from './sustained/probes';
 import { ReferenceWork } from './sustained/reference-work';
-import { sample, totalRss, type Sample } from './sustained/sampler';
+import { sample, totalRss, type NodeThreadGroup, type Sample } from './sustained/sampler';
 import { StatusPoller } from './sustained/status-poller';
 import { buildWorkload, type Body } from './sustained/workload';
 
@@ -76,12 +77,27 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const SPLIT_GATEWAYS = 2;
 const SPLIT_ENGINES = [2, 1] as const;
 
-/** Single-thread split + JSON.parse (after gunzip) of every body, repeated for at least `seconds`. */
-function parseBaseline(bodies: Body[], seconds: number): number {
-  const started = performance.now();
-  let events = 0;
-  while (performance.now() - started < seconds * 1000) for (const body of bodies) events += parseOnly(gunzipSync(body.gzip));
-  return events / ((performance.now() - started) / 1000);
+/** Events/s of one thread parsing every body, in each of the two ways below. */
+interface ParseBaseline {
+  /** split + JSON.parse of the decompressed bodies: the baseline of issue 10's ratio. */
+  parse: number;
+  /** gunzip + split + JSON.parse: what earlier records of this bench compared with. */
+  gunzipAndParse: number;
+}
+
+/** Single-thread parse of every body, each way repeated for at least `seconds`; the bodies are decompressed once beforehand for `parse`. */
+function parseBaseline(bodies: Body[], seconds: number): ParseBaseline {
+  const rateOf = (parseAll: () => number) => {
+    const started = performance.now();
+    let events = 0;
+    while (performance.now() - started < seconds * 1000) events += parseAll();
+    return events / ((performance.now() - started) / 1000);
+  };
+  const decompressed = bodies.map((body) => gunzipSync(body.gzip));
+  return {
+    parse: rateOf(() => decompressed.reduce((n, text) => n + parseOnly(text), 0)),
+    gunzipAndParse: rateOf(() => bodies.reduce((n, body) => n + parseOnly(gunzipSync(body.gzip)), 0)),
+  };
 }
 
 function rate(from: Sample, to: Sample, field: 'accepted' | 'scored' | 'findingRecords'): number {
@@ -109,6 +125,29 @@ function coresBusy(from: Sample, to: Sample): string {
   const seconds = (to.atMs - from.atMs) / 1000;
   const busy = (a: number, b: number) => ((b - a) / seconds).toFixed(2);
   return `node ${busy(from.cpuSeconds.node, to.cpuSeconds.node)} · other ${busy(from.cpuSeconds.other, to.cpuSeconds.other)} · merges ${busy(from.cpuSeconds.merges, to.cpuSeconds.merges)}`;
+}
+
+/** What each group of Node.js threads is, by the nice values the all-in-one was given (config: VIGIL_SCORING_NICE, VIGIL_INGEST_NICE). */
+function nodeThreadRoles(env: Record<string, string>): Map<NodeThreadGroup, string> {
+  const config = loadConfig(env);
+  const roles = new Map<NodeThreadGroup, string[]>([['main', ['main thread']]]);
+  const add = (nice: number, role: string) => roles.set(`nice ${nice}`, [...(roles.get(`nice ${nice}`) ?? []), role]);
+  // loadConfig always sets both (with their defaults); the fields are optional only for hand-built configurations.
+  add(config.scoringNice ?? 0, 'scoring threads');
+  add(config.ingestNice ?? 0, 'ingest threads');
+  add(0, 'V8 and libuv helpers');
+  return new Map([...roles].map(([group, names]) => [group, `${names.join(' + ')}${group === 'main' ? '' : ` (${group})`}`]));
+}
+
+/** Cores busy between two samples by group of Node.js threads: "main thread 0.16 · scoring threads (nice 10) 0.82 · …". */
+function nodeCoresBusy(from: Sample, to: Sample, roles: Map<NodeThreadGroup, string>): string {
+  const seconds = (to.atMs - from.atMs) / 1000;
+  return [...to.nodeCpuSeconds]
+    .map(([group, cpu]) => ({ group, cores: (cpu - (from.nodeCpuSeconds.get(group) ?? 0)) / seconds }))
+    .filter((g) => g.cores >= 0.005)
+    .sort((a, b) => b.cores - a.cores)
+    .map((g) => `${roles.get(g.group) ?? g.group} ${g.cores.toFixed(2)}`)
+    .join(' · ');
 }
 
 const mbOf = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
@@ -175,7 +214,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
 
 const overallScored = (r: LoadResult) => rate(r.samples[0], r.stopped, 'scored');
 
-function printSummary(result: LoadResult, baseline: number): void {
+function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<NodeThreadGroup, string>): void {
   const { samples, stopped, drained, peakRss, peakSample } = result;
   const third = Math.max(1, Math.floor(samples.length / 3));
   const first = rate(samples[0], samples[third], 'scored');
@@ -185,10 +224,12 @@ function printSummary(result: LoadResult, baseline: number): void {
   const missed = result.probes.filter((p) => p.latencyMs === undefined).map((p) => p.host);
   console.log(`| figure | value |\n|---|---|`);
   console.log(`| scored events/s over the run | ${fmt(overall)} |`);
-  console.log(`| parse-only baseline (gunzip + split + JSON.parse, one thread, same bodies) | ${fmt(baseline)} |`);
-  console.log(`| ratio scored / baseline | ${(overall / baseline).toFixed(3)} |`);
+  console.log(`| parse-only baseline (split + JSON.parse of the decompressed bodies, one thread) | ${fmt(baseline.parse)} |`);
+  console.log(`| ratio scored / baseline | ${(overall / baseline.parse).toFixed(3)} |`);
+  console.log(`| the same with gunzip in the baseline (gunzip + split + JSON.parse), and the ratio | ${fmt(baseline.gunzipAndParse)}; ${(overall / baseline.gunzipAndParse).toFixed(3)} |`);
   console.log(`| first third → last third scored events/s | ${fmt(first)} → ${fmt(last)} (last/first ${(last / first).toFixed(2)}) |`);
   console.log(`| cores busy, first third → last third | ${coresBusy(samples[0], samples[third])} → ${coresBusy(samples[samples.length - 1 - third], stopped)} |`);
+  console.log(`| Node.js cores busy by thread, first third → last third | ${nodeCoresBusy(samples[0], samples[third], roles)} → ${nodeCoresBusy(samples[samples.length - 1 - third], stopped, roles)} |`);
   const rows = result.referenceCpuMs;
   const thirdOfRows = Math.max(1, Math.floor(rows.length / 3));
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -212,7 +253,7 @@ async function runAllInOne(options: Options, workload: Map<TelemetryType, Body[]
     const result = await runLoad(deployment, options, workload);
     const baseline = parseBaseline(allBodies, 10);
     console.log('\n## Summary\n');
-    printSummary(result, baseline);
+    printSummary(result, baseline, nodeThreadRoles(options.env));
   } finally {
     await deployment.stop();
   }
@@ -236,7 +277,7 @@ async function runSplit(options: Options, workload: Map<TelemetryType, Body[]>, 
   const baseline = parseBaseline(allBodies, 10);
   for (const { engines, result } of results) {
     console.log(`\n## Summary: split, ${engines} scoring engine${engines > 1 ? 's' : ''}\n`);
-    printSummary(result, baseline);
+    printSummary(result, baseline, nodeThreadRoles(options.env));
   }
   const [many, one] = results;
   console.log(`\n## Scale-out ratio (${options.minutes} min each, same workload, ${Math.max(options.clients, SPLIT_GATEWAYS)} clients over ${SPLIT_GATEWAYS} gateways)\n`);

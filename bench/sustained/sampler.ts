@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { api } from '@vigil/testing';
-import { CLOCK_TICKS_PER_SECOND, ticksOf } from './proc-stat';
+import { CLOCK_TICKS_PER_SECOND, niceOf, ticksOf } from './proc-stat';
 
 export interface Sample {
   atMs: number;
@@ -34,7 +34,16 @@ export interface Sample {
   evictions?: number;
   /** CPU seconds used so far, summed over every process, by who used them. */
   cpuSeconds: CpuSeconds;
+  /** The `node` part of cpuSeconds by thread: see {@link NodeThreadGroup}. */
+  nodeCpuSeconds: Map<NodeThreadGroup, number>;
 }
+
+/**
+ * Node.js threads told apart: `main` is each process's event loop; the others by nice value, since Vigil's
+ * worker threads lower their own priority (scoring VIGIL_SCORING_NICE, ingest VIGIL_INGEST_NICE) while the
+ * worker threads of V8 (garbage collection, compilation) and libuv's pool (zlib, file I/O) keep the process's: `nice 0`.
+ */
+export type NodeThreadGroup = 'main' | `nice ${number}`;
 
 /**
  * CPU time by thread group. Node.js threads (the event loops, worker threads and V8's helpers) are all named `node`;
@@ -54,6 +63,24 @@ function readOrUndefined(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds of the Node.js threads of `pid` by {@link NodeThreadGroup}; empty when the process is gone. */
+export function nodeCpuOf(pid: number | undefined): Map<NodeThreadGroup, number> {
+  const result = new Map<NodeThreadGroup, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = pid === undefined ? [] : fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return result;
+  }
+  for (const tid of tasks) {
+    const stat = readOrUndefined(`/proc/${pid}/task/${tid}/stat`);
+    if (stat === undefined || readOrUndefined(`/proc/${pid}/task/${tid}/comm`)?.trim() !== 'node') continue;
+    const group: NodeThreadGroup = Number(tid) === pid ? 'main' : `nice ${niceOf(stat)}`;
+    result.set(group, (result.get(group) ?? 0) + ticksOf(stat) / CLOCK_TICKS_PER_SECOND);
+  }
+  return result;
 }
 
 /** CPU seconds of `pid` by thread group; zeros when the process is gone. */
@@ -146,6 +173,7 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     rssByRole: new Map(),
     heapUsedBytes: 0,
     cpuSeconds: { node: 0, merges: 0, other: 0 },
+    nodeCpuSeconds: new Map(),
   };
   processes.forEach((p, i) => {
     const { rss, rssFile } = residentOf(p.pid());
@@ -153,6 +181,7 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     result.cpuSeconds.node += cpu.node;
     result.cpuSeconds.merges += cpu.merges;
     result.cpuSeconds.other += cpu.other;
+    for (const [group, seconds] of nodeCpuOf(p.pid())) result.nodeCpuSeconds.set(group, (result.nodeCpuSeconds.get(group) ?? 0) + seconds);
     result.rssBytes += rss;
     result.rssFileBytes += rssFile;
     result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
