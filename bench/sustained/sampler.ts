@@ -34,7 +34,7 @@ export interface Sample {
   evictions?: number;
   /** CPU seconds used so far, summed over every process, by who used them. */
   cpuSeconds: CpuSeconds;
-  /** The `node` part of cpuSeconds by thread: see {@link NodeThreadGroup}. */
+  /** The `node` part of cpuSeconds by thread (see {@link NodeThreadGroup}); threads that have exited no longer count. */
   nodeCpuSeconds: Map<NodeThreadGroup, number>;
 }
 
@@ -65,34 +65,17 @@ function readOrUndefined(path: string): string | undefined {
   }
 }
 
-/** CPU seconds of the Node.js threads of `pid` by {@link NodeThreadGroup}; empty when the process is gone. */
-export function nodeCpuOf(pid: number | undefined): Map<NodeThreadGroup, number> {
-  const result = new Map<NodeThreadGroup, number>();
-  let tasks: string[] = [];
-  try {
-    tasks = pid === undefined ? [] : fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return result;
-  }
-  for (const tid of tasks) {
-    const stat = readOrUndefined(`/proc/${pid}/task/${tid}/stat`);
-    if (stat === undefined || readOrUndefined(`/proc/${pid}/task/${tid}/comm`)?.trim() !== 'node') continue;
-    const group: NodeThreadGroup = Number(tid) === pid ? 'main' : `nice ${niceOf(stat)}`;
-    result.set(group, (result.get(group) ?? 0) + ticksOf(stat) / CLOCK_TICKS_PER_SECOND);
-  }
-  return result;
-}
-
-/** CPU seconds of `pid` by thread group; zeros when the process is gone. */
-export function cpuOf(pid: number | undefined): CpuSeconds {
-  const result: CpuSeconds = { node: 0, merges: 0, other: 0 };
+/** CPU seconds of `pid` by thread group, and its Node.js threads' by {@link NodeThreadGroup}; zeros when the process is gone. */
+export function threadCpuOf(pid: number | undefined): { cpu: CpuSeconds; node: Map<NodeThreadGroup, number> } {
+  const cpu: CpuSeconds = { node: 0, merges: 0, other: 0 };
+  const node = new Map<NodeThreadGroup, number>();
   const processStat = pid === undefined ? undefined : readOrUndefined(`/proc/${pid}/stat`);
-  if (processStat === undefined) return result;
+  if (processStat === undefined) return { cpu, node };
   let tasks: string[] = [];
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
-    return result;
+    return { cpu, node };
   }
   let named = 0;
   for (const tid of tasks) {
@@ -100,14 +83,22 @@ export function cpuOf(pid: number | undefined): CpuSeconds {
     const stat = readOrUndefined(`/proc/${pid}/task/${tid}/stat`);
     if (comm === undefined || stat === undefined) continue;
     const ticks = ticksOf(stat);
-    if (comm === 'node') result.node += ticks;
-    else if (comm === 'MergeMutate') result.merges += ticks;
+    if (comm === 'node') {
+      cpu.node += ticks;
+      const group: NodeThreadGroup = Number(tid) === pid ? 'main' : `nice ${niceOf(stat)}`;
+      node.set(group, (node.get(group) ?? 0) + ticks / CLOCK_TICKS_PER_SECOND);
+    } else if (comm === 'MergeMutate') cpu.merges += ticks;
     else continue;
     named += ticks;
   }
-  result.other = Math.max(0, ticksOf(processStat) - named);
-  for (const key of Object.keys(result) as (keyof CpuSeconds)[]) result[key] /= CLOCK_TICKS_PER_SECOND;
-  return result;
+  cpu.other = Math.max(0, ticksOf(processStat) - named);
+  for (const key of Object.keys(cpu) as (keyof CpuSeconds)[]) cpu[key] /= CLOCK_TICKS_PER_SECOND;
+  return { cpu, node };
+}
+
+/** CPU seconds of `pid` by thread group; zeros when the process is gone. */
+export function cpuOf(pid: number | undefined): CpuSeconds {
+  return threadCpuOf(pid).cpu;
 }
 
 export type Counted = 'accepted' | 'scored';
@@ -177,11 +168,11 @@ export async function sample(processes: readonly SampledProcess[], started: numb
   };
   processes.forEach((p, i) => {
     const { rss, rssFile } = residentOf(p.pid());
-    const cpu = cpuOf(p.pid());
+    const { cpu, node } = threadCpuOf(p.pid());
     result.cpuSeconds.node += cpu.node;
     result.cpuSeconds.merges += cpu.merges;
     result.cpuSeconds.other += cpu.other;
-    for (const [group, seconds] of nodeCpuOf(p.pid())) result.nodeCpuSeconds.set(group, (result.nodeCpuSeconds.get(group) ?? 0) + seconds);
+    for (const [group, seconds] of node) result.nodeCpuSeconds.set(group, (result.nodeCpuSeconds.get(group) ?? 0) + seconds);
     result.rssBytes += rss;
     result.rssFileBytes += rssFile;
     result.rssByRole.set(p.role, (result.rssByRole.get(p.role) ?? 0) + rss);
