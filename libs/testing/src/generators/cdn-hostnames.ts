@@ -11,12 +11,16 @@ function ipDashed(rng: Rng): string {
 /**
  * Host names of cloud and CDN providers as browsers and apps look them up, with the provider-generated labels
  * that look random: CloudFront distributions, EC2 and load-balancer names, Google user-content hosts, Akamai edge
- * hosts, Azure CDN / Front Door endpoints, Fastly.
+ * hosts, Azure CDN / Front Door endpoints, Fastly, AWS Lambda function URLs and Global Accelerator.
  */
 export function cdnHostname(rng: Rng): string {
-  switch (rng.weighted([['cloudfront', 30], ['ec2', 15], ['elb', 8], ['googleusercontent', 15], ['akamai', 15], ['azure', 12], ['fastly', 5]] as const)) {
+  switch (rng.weighted([['cloudfront', 30], ['ec2', 15], ['elb', 8], ['googleusercontent', 15], ['akamai', 15], ['azure', 12], ['fastly', 5], ['aws-assigned', 4]] as const)) {
     case 'cloudfront':
       return `d${rng.string(ALNUM, 13)}.cloudfront.net`;
+    case 'aws-assigned':
+      return rng.chance(0.5)
+        ? `${rng.string(ALNUM, 32)}.lambda-url.${rng.pick(AWS_REGIONS)}.on.aws`
+        : `a${rng.string('0123456789abcdef', 16)}.awsglobalaccelerator.com`;
     case 'ec2':
       return rng.chance(0.5) ? `ec2-${ipDashed(rng)}.compute-1.amazonaws.com` : `ec2-${ipDashed(rng)}.${rng.pick(AWS_REGIONS)}.compute.amazonaws.com`;
     case 'elb':

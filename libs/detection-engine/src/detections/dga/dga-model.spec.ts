@@ -79,6 +79,15 @@ describe('DGA model', () => {
       aboveThreshold: false,
     });
     expect(assessDga('d1a2b3c4d5e6f7.cloudfront.net')).toMatchObject({ providerZone: 'cloudfront.net', aboveThreshold: false });
+    // AWS assigns these ids; scored alone they look generated (at least a burst-level score).
+    for (const [name, zone] of [
+      ['q7xk2lzv9pw3mfh0tnb8ycr4ude6sj1a.lambda-url.eu-west-1.on.aws', 'on.aws'],
+      ['a3f9c27d1e8b04a65.awsglobalaccelerator.com', 'awsglobalaccelerator.com'],
+    ]) {
+      const assessment = assessDga(name)!;
+      expect(assessment.score).toBeGreaterThanOrEqual(model.burstThreshold);
+      expect(assessment).toMatchObject({ providerZone: zone, aboveThreshold: false });
+    }
     expect(assessDga('www.headmarch.net')!.words).toEqual(['head', 'march']);
   });
 
