@@ -94,7 +94,7 @@ export const dgaPerDomain: EvalSection = {
       rows: [
         [`held-out deep-tail labels (${productName}, threshold ${product.threshold.toFixed(4)})`, data.heldOut.length, heldOutFp.length, pct(heldOutFp.length, data.heldOut.length, 3), '≤ 0.1 %'],
         [`held-out deep-tail labels, each fold's model at its threshold (mean / max of ${foldFpr.length})`, data.heldOut.length, '-', `${(100 * foldFpr.reduce((a, b) => a + b, 0) / foldFpr.length).toFixed(3)} % / ${(100 * Math.max(...foldFpr)).toFixed(3)} %`, '≤ 0.1 %'],
-        ['generated cloud/CDN names (cloudfront, EC2, ELB, googleusercontent, akamai, azureedge/azurefd, fastly)', data.cdn.length, cdnFp, pct(cdnFp, data.cdn.length, 3), '≤ 0.1 %'],
+        ['generated cloud/CDN names (cloudfront, EC2, ELB, googleusercontent, akamai, azureedge/azurefd, fastly, Lambda URLs, Global Accelerator)', data.cdn.length, cdnFp, pct(cdnFp, data.cdn.length, 3), '≤ 0.1 %'],
         ['  the same, model score alone (without the provider-zone rule)', data.cdn.length, cdnRaw, pct(cdnRaw, data.cdn.length, 3), 'informational'],
         [`issue-shaped labels: 7-10 letters with one digit (${productName})`, issueLabels.length, issueCaught, pct(issueCaught, issueLabels.length, 1), 'TPR; per host below'],
       ],
