@@ -129,7 +129,8 @@ function coresBusy(from: Sample, to: Sample): string {
 
 /** What each group of Node.js threads is, by the nice values the all-in-one was given (config: VIGIL_SCORING_NICE, VIGIL_INGEST_NICE). */
 function nodeThreadRoles(env: Record<string, string>): Map<NodeThreadGroup, string> {
-  const config = loadConfig(env);
+  // The all-in-one inherits this process's environment (startVigil), with the bench's --env on top.
+  const config = loadConfig({ ...process.env, ...env });
   const roles = new Map<NodeThreadGroup, string[]>([['main', ['main thread']]]);
   const add = (nice: number, role: string) => roles.set(`nice ${nice}`, [...(roles.get(`nice ${nice}`) ?? []), role]);
   // loadConfig always sets both (with their defaults); the fields are optional only for hand-built configurations.

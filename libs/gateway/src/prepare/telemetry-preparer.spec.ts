@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { threadNice } from '@vigil/platform';
 import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
 import { TelemetryPreparer } from './telemetry-preparer';
@@ -72,11 +73,7 @@ describe('TelemetryPreparer', () => {
   });
 });
 
-/** The nice value of every thread of this process (field 19 of /proc/self/task/<tid>/stat). */
+/** The nice value of every thread of this process. */
 function niceValuesOfThreads(): number[] {
-  return fs.readdirSync('/proc/self/task').map((tid) => {
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+  return fs.readdirSync('/proc/self/task').map((tid) => os.getPriority(Number(tid)));
 }
