@@ -8,7 +8,7 @@ import { benignDnsEvents, httpEvents, ipEvents, networkResolvers, tlsEvents } fr
 
 const BATCH = 500;
 
-const ROUNDS = 7;
+const ROUNDS = 21;
 
 /** ns per event of one round: `prepare` (untimed) returns the timed work, which answers how many events it handled. */
 function timeRound(prepare: () => () => number): number {
@@ -18,25 +18,38 @@ function timeRound(prepare: () => () => number): number {
   return Number(process.hrtime.bigint() - started) / events;
 }
 
-function median(values: number[]): number {
+function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+interface Comparison {
+  /** Median ns per event of each side. */
+  baseline: number;
+  catalogue: number;
+  /** The median and quartiles of the per-round ratios. */
+  ratio: number;
+  ratioLow: number;
+  ratioHigh: number;
 }
 
 /**
- * Median ns per event of the baseline and of the catalogue, their rounds interleaved after a warm-up round of
- * each, so that a slow spell of the machine weighs on both sides alike.
+ * Baseline and catalogue rounds alternate after a warm-up round of each; each catalogue round is divided by the
+ * baseline round just before it. The machine's speed drifts (other tenants, caches), and a ratio of neighbouring
+ * rounds cancels most of that drift where a ratio of two medians would not.
  */
-function compare(baseline: () => () => number, catalogue: () => () => number): { baseline: number; catalogue: number } {
+function compare(baseline: () => () => number, catalogue: () => () => number): Comparison {
   timeRound(baseline);
   timeRound(catalogue);
   const b: number[] = [];
   const c: number[] = [];
+  const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     b.push(timeRound(baseline));
     c.push(timeRound(catalogue));
+    ratios.push(c[round] / b[round]);
   }
-  return { baseline: median(b), catalogue: median(c) };
+  return { baseline: quantile(b, 0.5), catalogue: quantile(c, 0.5), ratio: quantile(ratios, 0.5), ratioLow: quantile(ratios, 0.25), ratioHigh: quantile(ratios, 0.75) };
 }
 
 function batches(type: TelemetryType, events: TelemetryEvent[]): TelemetryBatch[] {
@@ -59,11 +72,11 @@ const samples: [TelemetryType, TelemetryEvent[]][] = [
 ];
 
 console.log('\n## Detection catalogue, per-event cost (ns/event)\n');
-console.log('| events | parse-only baseline | whole catalogue | ratio |');
-console.log('|---|---|---|---|');
+console.log(`| events | parse-only baseline | whole catalogue | ratio (median of ${ROUNDS} paired rounds) | quartiles |`);
+console.log('|---|---|---|---|---|');
 for (const [type, events] of samples) {
   const lines = events.map((event) => JSON.stringify(event));
-  const { baseline, catalogue } = compare(
+  const { baseline, catalogue, ratio, ratioLow, ratioHigh } = compare(
     () => () => lines.reduce((n, line) => (JSON.parse(line) ? n + 1 : n), 0),
     () => {
       // A fresh engine per round (built before the clock starts) so each round sees first-time state, as new
@@ -76,5 +89,5 @@ for (const [type, events] of samples) {
       };
     },
   );
-  console.log(`| ${type} (${events.length.toLocaleString()}) | ${Math.round(baseline)} | ${Math.round(catalogue)} | ${(catalogue / baseline).toFixed(1)} |`);
+  console.log(`| ${type} (${events.length.toLocaleString()}) | ${Math.round(baseline)} | ${Math.round(catalogue)} | ${ratio.toFixed(2)} | ${ratioLow.toFixed(2)}–${ratioHigh.toFixed(2)} |`);
 }

@@ -18,6 +18,7 @@ import {
 } from './normalise';
 
 import { NumberFilter } from './number-filter';
+import { DigestFilter } from './digest-filter';
 import { StringFilter } from './string-filter';
 import { PackedTable, packIndicators, type KeyedRefs, type PackedIndicators, type Refs } from './packed-indicators';
 
@@ -190,6 +191,10 @@ export class IndicatorIndex {
     this.ipv4Values = new NumberFilter(t.ipv4.keys(), t.ipv4.size);
     this.ipPortHosts4 = new NumberFilter(ipv4HostsOf(t.ipPorts.keys()), t.ipPorts.size);
     this.urlPaths = new StringFilter(pathsOf(t.urls.keys()), t.urls.size);
+    this.domainKeys = new StringFilter(t.domains.keys(), t.domains.size);
+    this.ja3Keys = new DigestFilter(t.ja3.keys(), t.ja3.size);
+    this.ja3sKeys = new DigestFilter(t.ja3s.keys(), t.ja3s.size);
+    this.certKeys = new DigestFilter(t.certs.keys(), t.certs.size);
   }
 
   /** Every IPv4 range some CIDR indicator covers, merged: most addresses fall outside all of them. */
@@ -200,6 +205,15 @@ export class IndicatorIndex {
   private readonly ipPortHosts4: NumberFilter;
   /** The paths of URL indicators: most requests' paths are none of them. */
   private readonly urlPaths: StringFilter;
+  /**
+   * The keys of the string tables. The packed table holds every kind in one open-addressing table of megabytes,
+   * where a miss costs cache misses however few keys its kind has (the seed holds a handful of JA3 and
+   * certificate digests, and every TLS session asks about three); a filter of a few kilobytes answers most of them.
+   */
+  private readonly domainKeys: StringFilter;
+  private readonly ja3Keys: DigestFilter;
+  private readonly ja3sKeys: DigestFilter;
+  private readonly certKeys: DigestFilter;
 
   static empty(): IndicatorIndex {
     return new IndicatorIndexBuilder(0).build();
@@ -252,7 +266,7 @@ export class IndicatorIndex {
     let out: IndicatorMatch[] | undefined;
     let suffix = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
     for (;;) {
-      const refs = this.t.domains.get(suffix);
+      const refs = this.domainKeys.mayContain(suffix) ? this.t.domains.get(suffix) : undefined;
       if (refs !== undefined) out = this.collect(out, 'domain', suffix, refs);
       const dot = suffix.indexOf('.');
       if (dot < 0) break;
@@ -330,24 +344,25 @@ export class IndicatorIndex {
   }
 
   matchJa3(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.ja3, 'ja3', hash, normaliseJa3);
+    return this.matchHash(this.t.ja3, this.ja3Keys, 'ja3', hash, normaliseJa3);
   }
 
   matchJa3s(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.ja3s, 'ja3s', hash, normaliseJa3);
+    return this.matchHash(this.t.ja3s, this.ja3sKeys, 'ja3s', hash, normaliseJa3);
   }
 
   matchCert(hash: string): readonly IndicatorMatch[] {
-    return this.matchHash(this.t.certs, 'cert', hash, normaliseHash);
+    return this.matchHash(this.t.certs, this.certKeys, 'cert', hash, normaliseHash);
   }
 
   private matchHash(
     map: KeyedRefs<string>,
+    keys: DigestFilter,
     kind: IndicatorKind,
     value: string,
     normalise: (value: string) => string | undefined,
   ): readonly IndicatorMatch[] {
-    if (map.size === 0) return NO_MATCHES;
+    if (map.size === 0 || typeof value !== 'string' || !keys.mayHoldNormalFormOf(value)) return NO_MATCHES;
     const hash = normalise(value);
     if (hash === undefined) return NO_MATCHES;
     const refs = map.get(hash);

@@ -7,7 +7,7 @@ describe('parseDistinguishedName', () => {
     const forms = ["CN=R3,O=Let's Encrypt,C=US", "/C=US/O=Let's Encrypt/CN=R3", "C=US, O=Let's Encrypt, CN=R3"];
     const parsed = forms.map((f) => parseDistinguishedName(f)!);
     expect(new Set(parsed.map((p) => p.canonical)).size).toBe(1);
-    expect(attribute(parsed[1], 'cn')).toBe('R3');
+    expect(attribute(parsed[1], 'CN')).toBe('R3');
     expect(attribute(parsed[2], 'O')).toBe("Let's Encrypt");
   });
 

@@ -68,9 +68,9 @@ function parseUncached(text: string): DistinguishedName | undefined {
   return Object.freeze({ attributes, canonical });
 }
 
-/** The first value of an attribute (`CN`, `O`, ...). */
-export function attribute(name: DistinguishedName, type: string): string | undefined {
-  return name.attributes.get(type.toUpperCase())?.[0];
+/** The first value of an attribute (`CN`, `O`, ...: upper case, as parsed names hold types). */
+export function attribute(name: DistinguishedName, type: Uppercase<string>): string | undefined {
+  return name.attributes.get(type)?.[0];
 }
 
 /**
