@@ -59,18 +59,44 @@ export function registeredDomain(name: string): string | undefined {
   return splitHostname(name)?.registeredDomain;
 }
 
-/** Zone set for {@link matchZone}: lower-case, no leading or trailing dots. */
-export function zoneSet(zones: readonly string[]): ReadonlySet<string> {
-  return new Set(zones.map((z) => z.trim().toLowerCase().replace(/^\.+|\.+$/g, '')));
+/**
+ * Zones for {@link matchZone}: lower-case, no leading or trailing dots, and the lengths they come in, so that a
+ * parent of a name is only cut out and looked up when some zone has its length (most names have no parent of
+ * any zone's length, and cutting each one out made a string per parent per event).
+ */
+export class ZoneSet {
+  private readonly zones: ReadonlySet<string>;
+  private readonly lengths = new Uint8Array(MAX_NAME_LENGTH + 1);
+
+  constructor(zones: Iterable<string>) {
+    this.zones = new Set([...zones].map((z) => z.trim().toLowerCase().replace(/^\.+|\.+$/g, '')));
+    for (const zone of this.zones) if (zone.length <= MAX_NAME_LENGTH) this.lengths[zone.length] = 1;
+  }
+
+  has(zone: string): boolean {
+    return this.zones.has(zone);
+  }
+
+  /** Whether some zone is `length` characters long. */
+  hasLength(length: number): boolean {
+    return this.lengths[length] === 1;
+  }
 }
 
-/** The zone of `zones` that `hostname` (lower-case) equals or lies under, checking each parent once. */
-export function matchZone(hostname: string, zones: ReadonlySet<string>): string | undefined {
-  let suffix = hostname;
-  for (;;) {
-    if (zones.has(suffix)) return suffix;
-    const dot = suffix.indexOf('.');
+export function zoneSet(zones: readonly string[]): ZoneSet {
+  return new ZoneSet(zones);
+}
+
+/** The zone of `zones` that `hostname` (lower-case) equals or lies under, checking each parent once, most specific first. */
+export function matchZone(hostname: string, zones: ZoneSet): string | undefined {
+  for (let start = 0; ; ) {
+    const length = hostname.length - start;
+    if (zones.hasLength(length)) {
+      const suffix = start === 0 ? hostname : hostname.slice(start);
+      if (zones.has(suffix)) return suffix;
+    }
+    const dot = hostname.indexOf('.', start);
     if (dot < 0) return undefined;
-    suffix = suffix.slice(dot + 1);
+    start = dot + 1;
   }
 }

@@ -1,6 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
-import { matchZone, zoneSet, type SplitHostname } from '../../domain';
+import { matchZone, zoneSet, type SplitHostname, type ZoneSet } from '../../domain';
 import { hostnameSplitOf } from '../../observed-event';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
@@ -135,7 +135,7 @@ export class DnsTunnelDetector implements Detector {
   readonly definition = DNS_TUNNEL;
   readonly types = ['dns'] as const;
   private readonly options: DnsTunnelOptions;
-  private readonly allowList: ReadonlySet<string>;
+  private readonly allowList: ZoneSet;
   private readonly windows: LruMap<string, OccurrenceWindow<TunnelPayload>>;
 
   constructor(options: Partial<DnsTunnelOptions> = {}) {

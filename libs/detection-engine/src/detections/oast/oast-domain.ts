@@ -1,5 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
-import { matchZone, zoneSet } from '../../domain';
+import { matchZone, zoneSet, type ZoneSet } from '../../domain';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
 import { OAST_SERVICES } from './oast-services';
 
@@ -27,7 +27,7 @@ function isServiceSite(hostname: string, domain: string): boolean {
 export class OastDomainDetector implements Detector {
   readonly definition = OAST_DOMAIN;
   readonly types = ['dns', 'http'] as const;
-  private readonly zones: ReadonlySet<string>;
+  private readonly zones: ZoneSet;
 
   constructor(private readonly services: Readonly<Record<string, string>> = OAST_SERVICES) {
     this.zones = zoneSet(Object.keys(services));

@@ -1,5 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
-import { matchZone, zoneSet } from '../../domain';
+import { matchZone, zoneSet, type ZoneSet } from '../../domain';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
 import { isPublicAddress } from '../network/ip-ranges';
 import { describeDestination, type HttpRequest, isUnpopularDestination, type PopularityLookup, readHttpRequest } from './http-request';
@@ -269,7 +269,7 @@ export class RawIpUrlDetector implements Detector {
 export class PasteServiceDetector implements Detector {
   readonly definition = HTTP_PASTE_SERVICE;
   readonly types = ['http'] as const;
-  private readonly zones: ReadonlySet<string>;
+  private readonly zones: ZoneSet;
 
   constructor(private readonly services: Readonly<Record<string, PasteService>> = PASTE_SERVICES) {
     this.zones = zoneSet(Object.keys(services));
