@@ -191,7 +191,6 @@ export class IndicatorIndex {
     this.ipv4Values = new NumberFilter(t.ipv4.keys(), t.ipv4.size);
     this.ipPortHosts4 = new NumberFilter(ipv4HostsOf(t.ipPorts.keys()), t.ipPorts.size);
     this.urlPaths = new StringFilter(pathsOf(t.urls.keys()), t.urls.size);
-    this.domainKeys = new StringFilter(t.domains.keys(), t.domains.size);
     this.ja3Keys = new DigestFilter(t.ja3.keys(), t.ja3.size);
     this.ja3sKeys = new DigestFilter(t.ja3s.keys(), t.ja3s.size);
     this.certKeys = new DigestFilter(t.certs.keys(), t.certs.size);
@@ -206,11 +205,10 @@ export class IndicatorIndex {
   /** The paths of URL indicators: most requests' paths are none of them. */
   private readonly urlPaths: StringFilter;
   /**
-   * The keys of the string tables. The packed table holds every kind in one open-addressing table of megabytes,
-   * where a miss costs cache misses however few keys its kind has (the seed holds a handful of JA3 and
-   * certificate digests, and every TLS session asks about three); a filter of a few kilobytes answers most of them.
+   * The digests of each kind. The packed table holds every kind in one open-addressing table of megabytes, where
+   * a miss costs cache misses however few keys its kind has (the seed holds a handful of JA3 and certificate
+   * digests, and every TLS session asks about three); a filter of a kilobyte or so answers nearly all of them.
    */
-  private readonly domainKeys: StringFilter;
   private readonly ja3Keys: DigestFilter;
   private readonly ja3sKeys: DigestFilter;
   private readonly certKeys: DigestFilter;
@@ -266,7 +264,7 @@ export class IndicatorIndex {
     let out: IndicatorMatch[] | undefined;
     let suffix = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
     for (;;) {
-      const refs = this.domainKeys.mayContain(suffix) ? this.t.domains.get(suffix) : undefined;
+      const refs = this.t.domains.get(suffix);
       if (refs !== undefined) out = this.collect(out, 'domain', suffix, refs);
       const dot = suffix.indexOf('.');
       if (dot < 0) break;
