@@ -1,5 +1,6 @@
 import type { BusBatch, BusRecord, ConsumedRecord } from '@vigil/bus';
 import type { DetectionResult } from '@vigil/detection-engine';
+import { waitUntil } from '@vigil/testing';
 import { PartitionScorer, type PartitionScorerOptions } from './partition-scorer';
 import type { ScoringEngine } from './scoring-engine';
 import { SnapshotDirectory } from './snapshot-directory';
@@ -165,7 +166,8 @@ describe('PartitionScorer', () => {
     let release!: () => void;
     h.stateGate.hold = new Promise<void>((resolve) => (release = resolve));
     const handled = h.scorer.handle(batchOf(2, 6, 2));
-    await new Promise((r) => setTimeout(r, 20));
+    // Polled, not a fixed sleep: on a loaded machine the publish can take longer than any short sleep to start.
+    await waitUntil(() => h.events.length > 0, 'the snapshot publish to start', 10_000, 5);
     expect(h.events).toEqual(['state-publish-start']);
     release();
     await handled;
