@@ -8,7 +8,7 @@ describe('packTelemetryRecords', () => {
   it('groups events by the partition of their (workspace, source IP) key, keeping each host\'s order', () => {
     const events = [dns('10.0.0.1', 'a.com'), dns('10.0.0.2', 'b.com'), dns('10.0.0.1', 'c.com')];
     expect(murmur2Partition('ws|10.0.0.1', 12)).not.toBe(murmur2Partition('ws|10.0.0.2', 12));
-    const records = packTelemetryRecords('ws', 'dns', events, 1000, 'req');
+    const records = packTelemetryRecords('ws', 'dns', events, 1000, { requestId: 'req' });
     expect(records.map((r) => r.key)).toEqual(['ws|10.0.0.1', 'ws|10.0.0.2']);
     const first = JSON.parse(records[0].value.toString()) as TelemetryBatch;
     expect(first.events.map((e) => (e as DnsEvent).query)).toEqual(['a.com', 'c.com']);
@@ -18,7 +18,7 @@ describe('packTelemetryRecords', () => {
 
   it('puts every host of one partition into one record keyed to that partition', () => {
     const hosts = Array.from({ length: 2000 }, (_, i) => `10.1.${i >> 8}.${i & 255}`);
-    const records = packTelemetryRecords('ws', 'dns', hosts.map((ip) => dns(ip, 'a.com')), 0, 'req', 12);
+    const records = packTelemetryRecords('ws', 'dns', hosts.map((ip) => dns(ip, 'a.com')), 0, { requestId: 'req', partitions: 12 });
     expect(records).toHaveLength(12);
     for (const record of records) {
       const partition = murmur2Partition(record.key, 12);

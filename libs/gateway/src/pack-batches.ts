@@ -5,6 +5,14 @@ import { murmur2Partition, type BusRecord } from '@vigil/bus';
 /** Upper bound of one bus record's value; a larger group is split so records stay well under Kafka's 1 MB default. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
+export interface PackOptions {
+  /** Names the records' batches (`<requestId>.<part>`); a fresh UUID by default. */
+  requestId?: string;
+  partitions?: number;
+  /** Per event, its JSON text when already known (ParsedTelemetryBatch.texts); the others are serialized here. */
+  texts?: readonly (string | undefined)[];
+}
+
 /**
  * Packs a request's accepted events into bus records, one per events partition (chunked under the size cap).
  * A host's events all go to the partition of its key (workspace, source IP), in order, so its detection state
@@ -15,26 +23,26 @@ const MAX_RECORD_BYTES = 256 * 1024;
 export function packTelemetryRecords(
   workspaceId: string,
   type: TelemetryType,
-  events: TelemetryEvent[],
+  events: readonly TelemetryEvent[],
   receivedAt: number,
-  requestId: string = randomUUID(),
-  partitions: number = TOPICS.events.partitions,
+  { requestId = randomUUID(), partitions = TOPICS.events.partitions, texts }: PackOptions = {},
 ): BusRecord[] {
-  const groups = new Map<number, { key: string; events: TelemetryEvent[] }>();
+  const groups = new Map<number, { key: string; indexes: number[] }>();
   const partitionOfSource = new Map<string | undefined, number>();
-  for (const event of events) {
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index];
     let partition = partitionOfSource.get(event.srcIP);
     if (partition === undefined) {
       partition = murmur2Partition(telemetryKey(workspaceId, event.srcIP), partitions);
       partitionOfSource.set(event.srcIP, partition);
     }
     let group = groups.get(partition);
-    if (!group) groups.set(partition, (group = { key: telemetryKey(workspaceId, event.srcIP), events: [] }));
-    group.events.push(event);
+    if (!group) groups.set(partition, (group = { key: telemetryKey(workspaceId, event.srcIP), indexes: [] }));
+    group.indexes.push(index);
   }
   const records: BusRecord[] = [];
   let part = 0;
-  for (const { key, events: group } of groups.values()) {
+  for (const { key, indexes } of groups.values()) {
     let chunk: string[] = [];
     let chunkBytes = 0;
     const flush = () => {
@@ -47,8 +55,8 @@ export function packTelemetryRecords(
       chunk = [];
       chunkBytes = 0;
     };
-    for (const event of group) {
-      const json = JSON.stringify(event);
+    for (const index of indexes) {
+      const json = texts?.[index] ?? JSON.stringify(events[index]);
       if (chunkBytes + json.length > MAX_RECORD_BYTES) flush();
       chunk.push(json);
       chunkBytes += json.length + 1;

@@ -126,3 +126,68 @@ describe('parseTelemetryBatch', () => {
     expect(parsed.events[65_534]).toEqual({ ...events[65_534], ts: '2024-05-01T11:59:59.123Z' });
   });
 });
+
+describe('parseTelemetryBatch: the JSON text of each event, taken from the body', () => {
+  const TS = '2024-05-01T11:59:59.123Z';
+  const NOW_TS = NOW.toISOString();
+
+  /** Every text given parses to its event, members in the event's order. */
+  function expectTextsMatchEvents(type: TelemetryType, body: string): (string | undefined)[] {
+    const parsed = parseTelemetryBatch(type, Buffer.from(body), NOW);
+    expect(parsed.texts).toHaveLength(parsed.events.length);
+    parsed.texts.forEach((text, i) => {
+      if (text === undefined) return;
+      const fromText = JSON.parse(text) as Record<string, unknown>;
+      expect(fromText).toEqual(parsed.events[i]);
+      expect(Object.keys(fromText)).toEqual(Object.keys(parsed.events[i]));
+    });
+    return parsed.texts;
+  }
+
+  it('takes the line as sent for a canonical event, and adds the receipt time to one without ts', () => {
+    const texts = expectTextsMatchEvents(
+      'dns',
+      [
+        `{"ts":"${TS}","srcIP":"10.0.0.1","query":"a.example","qtype":"A"}`,
+        '{"srcIP":"10.0.0.2","query":"b.example"}',
+        ' \t{"srcIP":"10.0.0.3" , "query":"c.example"}  \r',
+        '{"srcIP":"10.0.0.4","query":"d\\u002eexample","query":"e.example"}',
+      ].join('\n'),
+    );
+    expect(texts).toEqual([
+      `{"ts":"${TS}","srcIP":"10.0.0.1","query":"a.example","qtype":"A"}`,
+      `{"srcIP":"10.0.0.2","query":"b.example","ts":"${NOW_TS}"}`,
+      `{"srcIP":"10.0.0.3" , "query":"c.example","ts":"${NOW_TS}"}`,
+      `{"srcIP":"10.0.0.4","query":"d\\u002eexample","query":"e.example","ts":"${NOW_TS}"}`,
+    ]);
+  });
+
+  it.each<[string, TelemetryType, string]>([
+    ['a query to lower-case', 'dns', '{"srcIP":"10.0.0.1","query":"A.Example."}'],
+    ['a qtype by number', 'dns', '{"srcIP":"10.0.0.1","query":"a.example","qtype":16}'],
+    ['a qtype in lower case', 'dns', '{"srcIP":"10.0.0.1","query":"a.example","qtype":"txt"}'],
+    ['a field spelt otherwise', 'dns', '{"srcIp":"10.0.0.1","query":"a.example"}'],
+    ['an unknown field', 'dns', '{"srcIP":"10.0.0.1","query":"a.example","note":"x"}'],
+    ['a zero value', 'dns', '{"srcIP":"10.0.0.1","query":"a.example","qtype":""}'],
+    ['a ts with an offset', 'dns', '{"ts":"2024-05-01T13:59:59.123+02:00","srcIP":"10.0.0.1","query":"a.example"}'],
+    ['a ts in epoch seconds', 'dns', '{"ts":1714564799,"srcIP":"10.0.0.1","query":"a.example"}'],
+    ["Go's zero time", 'dns', '{"ts":"0001-01-01T00:00:00Z","srcIP":"10.0.0.1","query":"a.example"}'],
+    ['a protocol by number', 'ip', '{"srcIP":"10.0.0.1","destIP":"192.0.2.1","proto":6}'],
+    ['a protocol in upper case', 'ip', '{"srcIP":"10.0.0.1","destIP":"192.0.2.1","proto":"TCP"}'],
+    ['a method in lower case', 'http', '{"srcIP":"10.0.0.1","url":"http://a.example/","method":"get"}'],
+    ['a validity date with an offset', 'tls', '{"srcIP":"10.0.0.1","sni":"a.example","validTo":"2025-01-01T02:00:00+02:00"}'],
+    ['an IPv6 address in upper case', 'ip', '{"srcIP":"FD00::1","destIP":"192.0.2.1"}'],
+    ['a digit string for a port', 'ip', '{"srcIP":"10.0.0.1","destIP":"192.0.2.1","destPort":"443"}'],
+  ])('gives no text for an event normalising changed: %s', (_name, type, line) => {
+    const texts = expectTextsMatchEvents(type, line);
+    expect(texts).toEqual([undefined]);
+  });
+
+  it('gives no text for events of a top-level array or of concatenated objects, but still one for the lines after them', () => {
+    const texts = expectTextsMatchEvents(
+      'dns',
+      ['[{"srcIP":"10.0.0.1","query":"a.example"}]', '{"srcIP":"10.0.0.2","query":"b.example"}{"srcIP":"10.0.0.3","query":"c.example"}', '{"srcIP":"10.0.0.4","query":"d.example"}'].join('\n'),
+    );
+    expect(texts).toEqual([undefined, undefined, undefined, `{"srcIP":"10.0.0.4","query":"d.example","ts":"${NOW_TS}"}`]);
+  });
+});

@@ -1,12 +1,18 @@
 import type { TelemetryEvent, TelemetryType } from '@vigil/contracts';
 import { isObjectItem, splitJsonObjects } from './split';
-import { createEventNormalizer } from './validate';
+import { createEventNormalizer, type AsSent } from './validate';
 
 export interface ParsedTelemetryBatch {
   /** Items found in the body: JSON values (each element of a top-level array counts) and malformed parts. */
   received: number;
   /** The accepted, normalised events, in body order. */
   events: TelemetryEvent[];
+  /**
+   * Per event, its JSON text when that can be taken from the body instead of serializing the event again: the
+   * event is its NDJSON line as sent, or that line with the receipt time added as `ts` (most sensors send
+   * canonical events without one). Undefined where the event was changed or came from another form.
+   */
+  texts: (string | undefined)[];
   /** Rejection reason → count, e.g. `{ invalid_json: 1, missing_query: 2, too_deep: 1 }`. */
   rejected: Record<string, number>;
   /**
@@ -22,6 +28,8 @@ export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date
   // The splitter's values are freshly parsed and ours: the normaliser may finish them in place.
   const normalize = createEventNormalizer(type, now, { mayReuseInput: true });
   const events: TelemetryEvent[] = [];
+  const texts: (string | undefined)[] = [];
+  const tsMember = `,"ts":${JSON.stringify(now.toISOString())}}`;
   const rejected: Record<string, number> = {};
   let received = 0;
   let objects = 0;
@@ -33,8 +41,31 @@ export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date
       continue;
     }
     const result = normalize(item.value);
-    if (result.ok) events.push(result.event);
-    else rejected[result.reason] = (rejected[result.reason] ?? 0) + 1;
+    if (result.ok) {
+      events.push(result.event);
+      texts.push(item.text === undefined ? undefined : textAsSent(item.text, result.asSent, tsMember));
+    } else rejected[result.reason] = (rejected[result.reason] ?? 0) + 1;
   }
-  return { received, events, rejected, notJson: received > 0 && objects === 0 };
+  return { received, events, texts, rejected, notJson: received > 0 && objects === 0 };
+}
+
+/**
+ * The event's JSON from the text of the object it was made from: the object's text up to its closing brace,
+ * with `tsMember` (`,"ts":"…"}`) in place of that brace when the receipt time was added.
+ */
+function textAsSent(text: string, asSent: AsSent | undefined, tsMember: string): string | undefined {
+  if (asSent === undefined) return undefined;
+  const close = text.lastIndexOf('}');
+  if (asSent === 'same') return text.slice(0, close + 1);
+  // A valid event has members for the added one to follow; `{}` never gets here, but would not be patched.
+  return text.charCodeAt(lastNonBlankBefore(text, close)) === OPEN_BRACE ? undefined : text.slice(0, close) + tsMember;
+}
+
+const OPEN_BRACE = 123;
+
+/** Index of the last character before `end` that is not JSON whitespace. */
+function lastNonBlankBefore(text: string, end: number): number {
+  let i = end - 1;
+  for (let code = text.charCodeAt(i); code === 32 || code === 9 || code === 10 || code === 13; code = text.charCodeAt(--i));
+  return i;
 }

@@ -35,7 +35,11 @@
 
 import { MAX_EVENT_DEPTH, MAX_EVENT_FIELDS } from './event-bounds';
 
-export type SplitItem = { ok: true; value: unknown } | { ok: false; reason: SplitRejectionReason };
+/**
+ * `text`, when set, is the JSON text the value was parsed from (one NDJSON line, blanks around it included):
+ * a consumer that would serialize an unchanged value again may use it instead.
+ */
+export type SplitItem = { ok: true; value: unknown; text?: string } | { ok: false; reason: SplitRejectionReason };
 /** `too_deep`, `too_many_fields`: a complete JSON object over a per-event bound, not parsed. */
 export type SplitRejectionReason = 'invalid_json' | 'too_deep' | 'too_many_fields' | 'not_an_object';
 
@@ -98,10 +102,11 @@ export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, v
       continue;
     }
     if (fastPathFailures < MAX_FAST_PATH_FAILURES && lineEnd - first <= MAX_FAST_PATH_LINE) {
-      const value = tryParse(text.slice(first, lineEnd));
+      const line = text.slice(first, lineEnd);
+      const value = tryParse(line);
       if (value !== PARSE_FAILED) {
         if (Array.isArray(value)) yield* itemsOfArray(value);
-        else yield { ok: true, value };
+        else yield { ok: true, value, text: line };
         pos = lineEnd + 1;
         continue;
       }
@@ -153,7 +158,7 @@ function skipJsonWhitespace(text: string, from: number): number {
 }
 
 function* itemsOfArray(values: unknown[]): Generator<SplitItem, void, undefined> {
-  for (const value of values) yield { ok: true, value };
+  for (const value of values) yield { ok: true, value, text: undefined };
 }
 
 function isBlank(code: number): boolean {
@@ -214,7 +219,7 @@ function parsedItemOf(text: string, start: number, end: number): SplitItem {
   // The grammar was checked, so this parse does not fail; tryParse only guards against a scanner bug.
   const value = tryParse(text.slice(start, end));
   if (value === PARSE_FAILED) return INVALID_JSON;
-  return { ok: true, value };
+  return { ok: true, value, text: undefined };
 }
 
 /**

@@ -42,8 +42,16 @@ export type RejectionReason =
   | `invalid_${string}`
   | `missing_${string}`;
 export type NormalizeResult<T extends TelemetryType = TelemetryType> =
-  | { ok: true; event: TelemetryEventByType[T] }
+  | { ok: true; event: TelemetryEventByType[T]; asSent?: AsSent }
   | { ok: false; reason: RejectionReason };
+
+/**
+ * What a normalised event is of the JSON value it was made from, when the normaliser reused that value
+ * (`mayReuseInput`) and can tell: `same`, the value unchanged; `ts-added`, the value with `ts` (the receipt
+ * time) added as its last member. Undefined: changed or copied some other way. A caller holding the value's JSON
+ * text can then take the text for the event's JSON instead of serializing the event again.
+ */
+export type AsSent = 'same' | 'ts-added';
 export type EventNormalizer<T extends TelemetryType = TelemetryType> = (raw: unknown) => NormalizeResult<T>;
 
 /** Normalises one event; `now` stands in for a missing or zero `ts`. The input is left unchanged. */
@@ -101,11 +109,22 @@ interface EventRules {
   readonly fields: ReadonlyMap<string, FieldRule>;
   /** Type-specific finishing after schema validation, in place; returns a rejection reason or undefined. */
   readonly finish: Finish;
+  /** The fields `finish` may change. */
+  readonly finishedFields: readonly string[];
 }
 
 type Finish = (event: Record<string, unknown>) => RejectionReason | undefined;
 
 const FIELD_ALIASES: Readonly<Record<string, string>> = { referer: 'referrer' };
+
+/** Every field each FINISH below may rewrite (validate.spec checks that no other field changes). */
+const FINISHED_FIELDS: Readonly<Record<TelemetryType, readonly string[]>> = {
+  dns: ['query', 'qtype'],
+  ip: ['proto'],
+  http: ['method'],
+  tls: ['validFrom', 'validTo'],
+  lease: [],
+};
 
 // Named property access (not a loop over field names) keeps these on V8's fast path: they run per event.
 const FINISH: Readonly<Record<TelemetryType, Finish>> = {
@@ -171,7 +190,8 @@ function coercionOf(name: string, schema: FieldSchema): Coercion {
   }
 }
 
-function buildRules(schema: EventSchema, finish: Finish): EventRules {
+function buildRules(schema: EventSchema, finish: Finish, finishedFields: readonly string[]): EventRules {
+  if (finishedFields.length > 2) throw new Error('finishNoting compares at most two finished fields');
   const fields = new Map<string, FieldRule>();
   for (const [name, fieldSchema] of Object.entries(schema.properties)) {
     const rule: FieldRule = { name, coercion: coercionOf(name, fieldSchema) };
@@ -185,10 +205,10 @@ function buildRules(schema: EventSchema, finish: Finish): EventRules {
   // Canonicalisation leaves only the schema's own fields, so `additionalProperties: false` (kept in the
   // published schema) need not be checked again per event: it is the costliest part of the generated code.
   const validate = ajv.compile({ ...schema, $id: schema.$id.replace(/\.json$/, '.runtime.json'), additionalProperties: true });
-  return { validate, fields, finish };
+  return { validate, fields, finish, finishedFields };
 }
 
-const RULES = Object.fromEntries(TELEMETRY_TYPES.map((type) => [type, buildRules(EVENT_SCHEMAS[type], FINISH[type])])) as Record<
+const RULES = Object.fromEntries(TELEMETRY_TYPES.map((type) => [type, buildRules(EVENT_SCHEMAS[type], FINISH[type], FINISHED_FIELDS[type])])) as Record<
   TelemetryType,
   EventRules
 >;
@@ -206,8 +226,10 @@ const BOUND_REJECTIONS: Readonly<Record<EventBoundReason, NormalizeResult>> = {
 function normalizeWith(rules: EventRules, raw: unknown, receipt: Receipt, mayReuseInput: boolean): NormalizeResult {
   if (!isJsonObject(raw)) return NOT_AN_OBJECT;
   let event: Record<string, unknown>;
+  let asSent: AsSent | undefined;
   if (mayReuseInput && isCanonical(rules, raw)) {
     event = raw; // within the bounds: known fields only, flat, strings checked by isFinalValue
+    asSent = 'same';
   } else {
     const bounds = newBoundsTally();
     event = canonicalCopy(rules, raw, bounds);
@@ -218,16 +240,39 @@ function normalizeWith(rules: EventRules, raw: unknown, receipt: Receipt, mayReu
 
   if (event.ts === undefined) {
     event.ts = receipt.nowIso;
+    if (asSent !== undefined) asSent = 'ts-added';
   } else {
     const ts = normalizeTimestamp(event.ts as string | number);
     if (ts === INVALID_TIME) return INVALID_TS;
-    if (ts === ZERO_TIME) event.ts = receipt.nowIso;
-    else if (!isWithinEventTimeWindow(event.ts as string | number, ts, receipt.window)) return TS_OUT_OF_RANGE;
-    else event.ts = ts;
+    if (ts === ZERO_TIME) {
+      event.ts = receipt.nowIso;
+      asSent = undefined;
+    } else if (!isWithinEventTimeWindow(event.ts as string | number, ts, receipt.window)) {
+      return TS_OUT_OF_RANGE;
+    } else if (ts !== event.ts) {
+      event.ts = ts;
+      asSent = undefined;
+    }
   }
+  const rejection = asSent === undefined ? rules.finish(event) : finishNoting(rules, event);
+  if (rejection === CHANGED) asSent = undefined;
+  else if (rejection !== undefined) return { ok: false, reason: rejection };
+  return { ok: true, event: event as unknown as TelemetryEventByType[TelemetryType], asSent };
+}
+
+/** Stands for "finished without rejection, but changed a field". */
+const CHANGED = Symbol('changed');
+
+/** rules.finish, telling whether it changed one of the fields it may rewrite. */
+function finishNoting(rules: EventRules, event: Record<string, unknown>): RejectionReason | typeof CHANGED | undefined {
+  const fields = rules.finishedFields;
+  const first = fields.length > 0 ? event[fields[0]] : undefined;
+  const second = fields.length > 1 ? event[fields[1]] : undefined;
   const rejection = rules.finish(event);
-  if (rejection !== undefined) return { ok: false, reason: rejection };
-  return { ok: true, event: event as unknown as TelemetryEventByType[TelemetryType] };
+  if (rejection !== undefined) return rejection;
+  if (fields.length > 0 && event[fields[0]] !== first) return CHANGED;
+  if (fields.length > 1 && event[fields[1]] !== second) return CHANGED;
+  return undefined;
 }
 
 /**

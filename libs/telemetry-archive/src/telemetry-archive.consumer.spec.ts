@@ -32,7 +32,7 @@ describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
   it('stores every accepted event, queryable one by one, and ignores re-delivery', async () => {
     const bus = app.get<Bus>(BUS);
     const events = benignDnsEvents(120, { hosts: 4 });
-    const records = packTelemetryRecords('ws-archive', 'dns', events, Date.now(), 'req-1');
+    const records = packTelemetryRecords('ws-archive', 'dns', events, Date.now(), { requestId: 'req-1' });
     await bus.publish(TOPICS.events.name, records);
     await bus.publish(TOPICS.events.name, records.slice(0, 1));
     const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);

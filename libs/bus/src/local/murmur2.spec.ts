@@ -29,7 +29,8 @@ describe('murmur2', () => {
   it('agrees with the kafkajs default partitioner on random and non-ASCII keys', () => {
     const partitioner = Partitioners.DefaultPartitioner();
     const partitionMetadata = Array.from({ length: 12 }, (_, id) => ({ partitionErrorCode: 0, partitionId: id, leader: 1, replicas: [1], isr: [1] }));
-    const keys = ['', 'é', 'ws1|10.0.0.1', '日本語キー', '😀|fe80::1'];
+    // Long keys, too: up to 341 UTF-16 units go through a reused buffer, longer ones through a Buffer of their own.
+    const keys = ['', 'é', 'ws1|10.0.0.1', '日本語キー', '😀|fe80::1', 'x'.repeat(341), '日'.repeat(341), '😀'.repeat(171), 'é'.repeat(342), 'a'.repeat(2000), 'b'];
     for (let i = 0; i < 300; i += 1) keys.push(randomBytes(1 + (i % 40)).toString('base64'));
     for (const key of keys) {
       const expected = partitioner({ topic: 't', partitionMetadata, message: { key, value: null } });

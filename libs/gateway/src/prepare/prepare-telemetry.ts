@@ -31,7 +31,7 @@ export function prepareTelemetry(workspaceId: string, type: TelemetryType, body:
     received: parsed.received,
     accepted: parsed.events.length,
     rejected: parsed.rejected,
-    records: packTelemetryRecords(workspaceId, type, parsed.events, nowMs),
+    records: packTelemetryRecords(workspaceId, type, parsed.events, nowMs, { texts: parsed.texts }),
     endpoints: endpointsOf(parsed.events),
   };
 }

@@ -34,9 +34,9 @@ describe('GET /admin/v1/telemetry (real archive on embedded ClickHouse, over HTT
     await bus.publish(TOPICS.workspaces.name, [{ key: WORKSPACE.workspaceId, value: Buffer.from(JSON.stringify(WORKSPACE)) }]);
     const dns = benignDnsEvents(60, { hosts: 3 });
     const http = httpEvents(10, { hosts: 3 });
-    await bus.publish(TOPICS.events.name, packTelemetryRecords(WORKSPACE.workspaceId, 'dns', dns, Date.now(), 'req-dns'));
-    await bus.publish(TOPICS.events.name, packTelemetryRecords(WORKSPACE.workspaceId, 'http', http, Date.now(), 'req-http'));
-    await bus.publish(TOPICS.events.name, packTelemetryRecords('another-workspace', 'dns', benignDnsEvents(5, { hosts: 1 }), Date.now(), 'req-other'));
+    await bus.publish(TOPICS.events.name, packTelemetryRecords(WORKSPACE.workspaceId, 'dns', dns, Date.now(), { requestId: 'req-dns' }));
+    await bus.publish(TOPICS.events.name, packTelemetryRecords(WORKSPACE.workspaceId, 'http', http, Date.now(), { requestId: 'req-http' }));
+    await bus.publish(TOPICS.events.name, packTelemetryRecords('another-workspace', 'dns', benignDnsEvents(5, { hosts: 1 }), Date.now(), { requestId: 'req-other' }));
     for (let i = 0; i < 200; i++) {
       const all = await search('workspace=acme&limit=10000');
       if (all.status === 200 && all.lines.length === 70) break;
@@ -83,7 +83,7 @@ describe('GET /admin/v1/telemetry (real archive on embedded ClickHouse, over HTT
 
   it('finds a host whose events were packed into one record behind another host (one partition)', async () => {
     const events = [...benignDnsEvents(4, { hosts: 1, subnet: '10.98' }), ...benignDnsEvents(3, { hosts: 1, subnet: '10.97' })];
-    const packed = packTelemetryRecords(WORKSPACE.workspaceId, 'dns', events, Date.now(), 'req-packed', 1);
+    const packed = packTelemetryRecords(WORKSPACE.workspaceId, 'dns', events, Date.now(), { requestId: 'req-packed', partitions: 1 });
     expect(packed).toHaveLength(1);
     await app.get<Bus>(BUS).publish(TOPICS.events.name, packed);
     const second = events[events.length - 1].srcIP as string;
