@@ -13,10 +13,18 @@ describe('parseUtcTimestamp', () => {
       const iso = new Date(ms).toISOString();
       const ts = i % 2 === 0 ? iso : `${iso.slice(0, 19)}Z`;
       const expected = Date.parse(ts);
-      const parsed = parseUtcTimestamp(ts);
-      // Days 29-31 are left to Date.parse.
-      if (Number(ts.slice(8, 10)) > 28) expect(parsed).toBeNaN();
-      else expect(parsed).toBe(expected);
+      expect(parseUtcTimestamp(ts)).toBe(expected);
+    }
+  });
+
+  it('takes the last days of months, leap days included, and leaves days past the end of a month to Date.parse', () => {
+    for (const ts of ['2026-11-29T03:44:31.000Z', '2026-11-30T00:00:00Z', '2026-12-31T23:59:59.999Z', '2026-01-31T12:00:00Z', '2026-04-30T12:00:00Z']) {
+      expect(parseUtcTimestamp(ts)).toBe(Date.parse(ts));
+    }
+    for (const ts of ['2024-02-29T00:00:00Z', '2000-02-29T10:00:00.000Z', '1600-02-29T10:00:00Z']) expect(parseUtcTimestamp(ts)).toBe(Date.parse(ts));
+    // Date.parse rolls these over into the next month; the fast path does not take them.
+    for (const ts of ['2026-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-02-30T00:00:00Z', '2026-01-32T00:00:00Z']) {
+      expect(parseUtcTimestamp(ts)).toBeNaN();
     }
   });
 

@@ -31,9 +31,19 @@ function hourStartMs(ts: string): number {
   const month = digits(ts, 5, 2);
   const day = digits(ts, 8, 2);
   const hour = digits(ts, 11, 2);
-  // Days past the 28th and years before 1000 are left to Date.parse (month lengths; Date.UTC maps 0-99 to 19xx).
-  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23)) return NaN;
+  // Days past the month's end (which Date.parse rolls over into the next month) and years before 1000 (Date.UTC
+  // maps 0-99 to 19xx) are left to Date.parse.
+  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && hour <= 23) || day > daysInMonth(year, month)) return NaN;
   return Date.UTC(year, month - 1, day, hour);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days of a month (1-12) of the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS_IN_MONTH[month - 1];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return leap ? 29 : 28;
 }
 
 /** Minutes, seconds and milliseconds past the hour, in milliseconds; NaN when they are not valid. */
