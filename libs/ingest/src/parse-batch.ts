@@ -2,17 +2,11 @@ import type { TelemetryEvent, TelemetryType } from '@vigil/contracts';
 import { isObjectItem, splitJsonObjects } from './split';
 import { createEventNormalizer, type AsSent } from './validate';
 
-export interface ParsedTelemetryBatch {
+/** What was made of one request body: the counts the sender is told. */
+export interface TelemetryBatchSummary {
   /** Items found in the body: JSON values (each element of a top-level array counts) and malformed parts. */
   received: number;
-  /** The accepted, normalised events, in body order. */
-  events: TelemetryEvent[];
-  /**
-   * Per event, its JSON text when that can be taken from the body instead of serializing the event again: the
-   * event is its NDJSON line as sent, or that line with the receipt time added as `ts` (most sensors send
-   * canonical events without one). Undefined where the event was changed or came from another form.
-   */
-  texts: (string | undefined)[];
+  accepted: number;
   /** Rejection reason → count, e.g. `{ invalid_json: 1, missing_query: 2, too_deep: 1 }`. */
   rejected: Record<string, number>;
   /**
@@ -23,15 +17,34 @@ export interface ParsedTelemetryBatch {
   notJson: boolean;
 }
 
-/** Splits, validates and normalises one request body of events of `type`, received at `now`. */
-export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date): ParsedTelemetryBatch {
+export interface ParsedTelemetryBatch extends TelemetryBatchSummary {
+  /** The accepted, normalised events, in body order. */
+  events: TelemetryEvent[];
+  /** Per event, its JSON text as {@link scanTelemetryBatch} hands it over. */
+  texts: (string | undefined)[];
+}
+
+/**
+ * Takes one accepted event. `text`, when set, is the event's JSON taken from the body, to be used instead of
+ * serializing the event again: the event is its NDJSON line as sent, or that line with the receipt time added as
+ * `ts` (most sensors send canonical events without one). Undefined where the event was changed or came from
+ * another form.
+ */
+export type AcceptEvent = (event: TelemetryEvent, text: string | undefined) => void;
+
+/**
+ * Splits, validates and normalises one request body of events of `type`, received at `now`, handing each
+ * accepted event to `accept` in body order as soon as it is made: a caller that keeps what it needs of an event
+ * (its JSON, its partition) lets the event itself die young, where holding a body's 20,000 events at once had
+ * every young-generation collection of the thread copy them.
+ */
+export function scanTelemetryBatch(type: TelemetryType, body: Buffer, now: Date, accept: AcceptEvent): TelemetryBatchSummary {
   // The splitter's values are freshly parsed and ours: the normaliser may finish them in place.
   const normalize = createEventNormalizer(type, now, { mayReuseInput: true });
-  const events: TelemetryEvent[] = [];
-  const texts: (string | undefined)[] = [];
   const tsMember = `,"ts":${JSON.stringify(now.toISOString())}}`;
   const rejected: Record<string, number> = {};
   let received = 0;
+  let accepted = 0;
   let objects = 0;
   for (const item of splitJsonObjects(body)) {
     received++;
@@ -42,11 +55,22 @@ export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date
     }
     const result = normalize(item.value);
     if (result.ok) {
-      events.push(result.event);
-      texts.push(item.text === undefined ? undefined : textAsSent(item.text, result.asSent, tsMember));
+      accepted++;
+      accept(result.event, item.text === undefined ? undefined : textAsSent(item.text, result.asSent, tsMember));
     } else rejected[result.reason] = (rejected[result.reason] ?? 0) + 1;
   }
-  return { received, events, texts, rejected, notJson: received > 0 && objects === 0 };
+  return { received, accepted, rejected, notJson: received > 0 && objects === 0 };
+}
+
+/** {@link scanTelemetryBatch}, collecting the events. */
+export function parseTelemetryBatch(type: TelemetryType, body: Buffer, now: Date): ParsedTelemetryBatch {
+  const events: TelemetryEvent[] = [];
+  const texts: (string | undefined)[] = [];
+  const summary = scanTelemetryBatch(type, body, now, (event, text) => {
+    events.push(event);
+    texts.push(text);
+  });
+  return { ...summary, events, texts };
 }
 
 /**

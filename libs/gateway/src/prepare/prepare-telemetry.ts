@@ -1,8 +1,8 @@
 import type { BusRecord } from '@vigil/bus';
 import type { TelemetryType } from '@vigil/contracts';
-import { parseTelemetryBatch } from '@vigil/ingest';
-import { endpointsOf } from '../endpoints';
-import { packTelemetryRecords } from '../pack-batches';
+import { scanTelemetryBatch } from '@vigil/ingest';
+import { endpointIdOf } from '../endpoints';
+import { TelemetryRecordPacker } from '../pack-batches';
 
 /** A telemetry body made ready for the events topic: what the sender is told, and what is published. */
 export type PreparedTelemetry =
@@ -23,15 +23,21 @@ export type PreparedTelemetry =
  * and pack them into bus records. Runs in an ingest thread (prepare-telemetry.task.ts) or inline.
  */
 export function prepareTelemetry(workspaceId: string, type: TelemetryType, body: Buffer, nowMs: number): PreparedTelemetry {
-  const now = new Date(nowMs);
-  const parsed = parseTelemetryBatch(type, body, now);
-  if (parsed.notJson) return { notJson: true };
+  const packer = new TelemetryRecordPacker(workspaceId, type, nowMs);
+  const endpoints = new Set<string>();
+  // Each event is reduced to its JSON and its endpoint as it is made, so that it dies young (scanTelemetryBatch).
+  const summary = scanTelemetryBatch(type, body, new Date(nowMs), (event, text) => {
+    packer.add(event, text);
+    const endpoint = endpointIdOf(event);
+    if (endpoint !== undefined) endpoints.add(endpoint);
+  });
+  if (summary.notJson) return { notJson: true };
   return {
     notJson: false,
-    received: parsed.received,
-    accepted: parsed.events.length,
-    rejected: parsed.rejected,
-    records: packTelemetryRecords(workspaceId, type, parsed.events, nowMs, { texts: parsed.texts }),
-    endpoints: endpointsOf(parsed.events),
+    received: summary.received,
+    accepted: summary.accepted,
+    rejected: summary.rejected,
+    records: packer.records(),
+    endpoints: [...endpoints],
   };
 }
