@@ -36,4 +36,35 @@ describe('packTelemetryRecords', () => {
     const total = records.reduce((n, r) => n + (JSON.parse(r.value.toString()) as TelemetryBatch).events.length, 0);
     expect(total).toBe(5000);
   });
+
+  it('writes each record as the batch JSON of its events, byte-exact across packers that reuse scratch space', () => {
+    const words = ['a', 'ü', '日本', '😀', 'x'.repeat(300)];
+    for (let round = 0; round < 3; round++) {
+      const events = Array.from({ length: 3000 }, (_, i) => dns(`10.2.${i % 7}.${round}`, `${words[(i + round) % words.length].repeat(1 + (i % 5))}.example`));
+      const records = packTelemetryRecords('ws', 'dns', events, 42 + round, { requestId: `r${round}` });
+      const batches = records.map((r) => JSON.parse(r.value.toString('utf8')) as TelemetryBatch);
+      for (const [i, batch] of batches.entries()) {
+        expect(records[i].value.toString('utf8')).toBe(JSON.stringify(batch));
+        expect(batch).toEqual({ v: 1, workspaceId: 'ws', type: 'dns', batchId: records[i].headers?.batchId, receivedAt: 42 + round, events: batch.events });
+        expect(records[i].headers?.events).toBe(String(batch.events.length));
+        expect(records[i].value.length).toBeLessThan(256 * 1024 + 1024);
+      }
+      // Every event once, each host's in order.
+      const packed = batches.flatMap((b) => b.events as DnsEvent[]);
+      expect(packed).toHaveLength(events.length);
+      for (const host of new Set(events.map((e) => e.srcIP))) {
+        expect(packed.filter((e) => e.srcIP === host)).toEqual(events.filter((e) => e.srcIP === host));
+      }
+    }
+  });
+
+  it('gives an event larger than the record cap a record of its own, and packs the events around it as usual', () => {
+    const events = [dns('10.0.0.9', 'before.example'), dns('10.0.0.9', `${'y'.repeat(400_000)}.example`), dns('10.0.0.9', 'after.example')];
+    const records = packTelemetryRecords('ws', 'dns', events, 0);
+    const batches = records.map((r) => JSON.parse(r.value.toString('utf8')) as TelemetryBatch);
+    expect(batches.map((b) => b.events.length)).toEqual([1, 1, 1]);
+    expect(batches.flatMap((b) => b.events)).toEqual(events);
+    // The scratch made for the large event is not kept: later records are written as usual.
+    expect(JSON.parse(packTelemetryRecords('ws', 'dns', [dns('10.0.0.1', 'next.example')], 0)[0].value.toString()).events).toEqual([dns('10.0.0.1', 'next.example')]);
+  });
 });

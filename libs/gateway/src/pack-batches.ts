@@ -11,15 +11,42 @@ export interface PackOptions {
   partitions?: number;
 }
 
-/** The serialized events bound for one events partition, and the key of the first (which names the partition). */
+/** A record being written: its batch JSON up to the events written so far, in a scratch buffer. */
+interface OpenRecord {
+  batchId: string;
+  scratch: Buffer;
+  /** Bytes written. */
+  length: number;
+  /** Bytes of the events written, with their separators (what MAX_RECORD_BYTES bounds). */
+  eventBytes: number;
+  events: number;
+}
+
+/** The records bound for one events partition, and the key of the first event (which names the partition). */
 interface PartitionGroup {
   key: string;
-  json: string[];
+  done: BusRecord[];
+  open?: OpenRecord;
+}
+
+/** Room for a record's header (workspace id, batch id) besides its events. */
+const HEADER_ROOM = 1024;
+/**
+ * Scratch buffers of records being written, reused from body to body: a record is copied out at its exact size
+ * when done, so a body costs no more buffer memory than its records. Events are written into them as they come,
+ * so that the strings of a body die young (see scanTelemetryBatch).
+ */
+const scratchBuffers: Buffer[] = [];
+
+function takeScratch(bytes: number): Buffer {
+  const reused = scratchBuffers.pop();
+  if (reused !== undefined && reused.length >= bytes) return reused;
+  return Buffer.allocUnsafeSlow(Math.max(bytes, MAX_RECORD_BYTES + HEADER_ROOM));
 }
 
 /**
  * Packs a request's accepted events into bus records, one per events partition (chunked under the size cap),
- * taking them one at a time so that the caller need not hold them all: an event is reduced to its JSON at once.
+ * taking them one at a time so that the caller need not hold them all: each event is written out at once.
  * A host's events all go to the partition of its key (workspace, source IP), in order, so its detection state
  * stays on one consumer; each record is keyed by the key of its first event, which names that partition.
  * Grouping by partition rather than by host keeps records few when a body holds thousands of hosts: the bus,
@@ -30,6 +57,7 @@ export class TelemetryRecordPacker {
   private readonly partitionOfSource = new Map<string | undefined, number>();
   private readonly requestId: string;
   private readonly partitions: number;
+  private part = 0;
 
   constructor(
     private readonly workspaceId: string,
@@ -49,41 +77,59 @@ export class TelemetryRecordPacker {
       this.partitionOfSource.set(event.srcIP, partition);
     }
     let group = this.groups.get(partition);
-    if (group === undefined) this.groups.set(partition, (group = { key: telemetryKey(this.workspaceId, event.srcIP), json: [] }));
-    group.json.push(json);
+    if (group === undefined) this.groups.set(partition, (group = { key: telemetryKey(this.workspaceId, event.srcIP), done: [] }));
+    this.write(group, json);
   }
 
   /** The records of every event added, partition by partition. */
   records(): BusRecord[] {
     const records: BusRecord[] = [];
-    let part = 0;
-    for (const { key, json } of this.groups.values()) {
-      let chunk: string[] = [];
-      let chunkBytes = 0;
-      const flush = () => {
-        if (chunk.length === 0) return;
-        records.push(this.record(key, `${this.requestId}.${part++}`, chunk));
-        chunk = [];
-        chunkBytes = 0;
-      };
-      for (const event of json) {
-        if (chunkBytes + event.length > MAX_RECORD_BYTES) flush();
-        chunk.push(event);
-        chunkBytes += event.length + 1;
-      }
-      flush();
+    for (const group of this.groups.values()) {
+      this.close(group);
+      records.push(...group.done);
     }
+    this.groups.clear();
     return records;
   }
 
-  private record(key: string, batchId: string, events: string[]): BusRecord {
-    const { type, workspaceId, receivedAt } = this;
-    // Each event is serialized once; the batch JSON is assembled around the serialized events.
-    const header: Omit<TelemetryBatch, 'events'> = { v: 1, workspaceId, type, batchId, receivedAt };
-    const value = Buffer.from(`${JSON.stringify(header).slice(0, -1)},"events":[${events.join(',')}]}`);
-    return { key, value, headers: { type, batchId, receivedAt: String(receivedAt), events: String(events.length) } };
+  private write(group: PartitionGroup, json: string): void {
+    const bytes = Buffer.byteLength(json);
+    let open = group.open;
+    if (open !== undefined && open.events > 0 && (open.eventBytes + bytes > MAX_RECORD_BYTES || open.length + 1 + bytes + SUFFIX.length > open.scratch.length)) {
+      this.close(group);
+      open = undefined;
+    }
+    if (open === undefined) group.open = open = this.openRecord(bytes);
+    if (open.events > 0) open.scratch[open.length++] = COMMA;
+    open.length += open.scratch.write(json, open.length);
+    open.eventBytes += bytes + 1;
+    open.events++;
+  }
+
+  private openRecord(firstEventBytes: number): OpenRecord {
+    const batchId = `${this.requestId}.${this.part++}`;
+    const header: Omit<TelemetryBatch, 'events'> = { v: 1, workspaceId: this.workspaceId, type: this.type, batchId, receivedAt: this.receivedAt };
+    const prefix = `${JSON.stringify(header).slice(0, -1)},"events":[`;
+    const scratch = takeScratch(Buffer.byteLength(prefix) + firstEventBytes + SUFFIX.length);
+    return { batchId, scratch, length: scratch.write(prefix, 0), eventBytes: 0, events: 0 };
+  }
+
+  private close(group: PartitionGroup): void {
+    const open = group.open;
+    if (open === undefined) return;
+    group.open = undefined;
+    open.length += SUFFIX.copy(open.scratch, open.length);
+    // A buffer of its own (not a slice of Node's pool), so that it can be moved to another thread.
+    const value = Buffer.allocUnsafeSlow(open.length);
+    open.scratch.copy(value, 0, 0, open.length);
+    if (open.scratch.length <= MAX_RECORD_BYTES + HEADER_ROOM) scratchBuffers.push(open.scratch); // not one made for a huge event
+    const { type, receivedAt } = this;
+    group.done.push({ key: group.key, value, headers: { type, batchId: open.batchId, receivedAt: String(receivedAt), events: String(open.events) } });
   }
 }
+
+const COMMA = 0x2c;
+const SUFFIX = Buffer.from(']}');
 
 /** Packs a list of events at once (see {@link TelemetryRecordPacker}). */
 export function packTelemetryRecords(

@@ -119,6 +119,30 @@ describe('splitJsonObjects', () => {
     expect(split(body)).toEqual([{ q: 'ü' }, { q: 'b' }]);
   });
 
+  describe('a Buffer body, decoded a block of lines at a time, gives what its whole text gives', () => {
+    const WORDS = ['a', 'ü', '日本', '😀', 'x'.repeat(40), 'é'.repeat(7)];
+    /** NDJSON of `count` objects with multi-byte characters, so that block ends fall beside them. */
+    const ndjson = (count: number, seed: number) =>
+      Array.from({ length: count }, (_, i) => JSON.stringify({ i, q: WORDS[(i * 7 + seed) % WORDS.length].repeat(1 + ((i * 13 + seed) % 9)) })).join('\n');
+    const bothWays = (body: Buffer) => expect([...splitJsonObjects(body)]).toEqual([...splitJsonObjects(body.toString('utf8'))]);
+
+    it.each<[string, () => Buffer]>([
+      ['NDJSON of many blocks', () => Buffer.from(ndjson(6_000, 1) + '\n')],
+      ['with a BOM and CRLF line ends', () => Buffer.from('\uFEFF' + ndjson(4_000, 2).split('\n').join('\r\n'))],
+      ['a broken line in a later block, then pretty-printed and concatenated objects', () =>
+        Buffer.from([ndjson(3_000, 3), '{"broken":', pretty({ a: 1 }, { b: [2] }), '{"c":3}{"d":4}', ndjson(3_000, 4)].join('\n'))],
+      ['a line longer than a block', () => Buffer.from([ndjson(500, 5), JSON.stringify({ long: 'y'.repeat(100_000) }), ndjson(500, 6)].join('\n'))],
+      ['a line longer than the fast path takes', () => Buffer.from([ndjson(500, 7), JSON.stringify({ long: 'z'.repeat(300_000) }), ndjson(500, 8)].join('\n'))],
+      ['an object spanning a block end', () => Buffer.from([ndjson(1_000, 9), pretty(...Array.from({ length: 2_000 }, (_, i) => ({ i }))), ndjson(1_000, 10)].join('\n'))],
+      ['invalid UTF-8 before line ends', () =>
+        Buffer.concat(Array.from({ length: 5_000 }, (_, i) => Buffer.concat([Buffer.from(`{"i":${i},"q":"`), Buffer.from([0xc3, 0xe6, 0x97]).subarray(0, 1 + (i % 3)), Buffer.from(i % 5 === 0 ? '\n' : '"}\n')])))],
+    ])('%s', (_name, build) => {
+      const body = build();
+      expect(body.length).toBeGreaterThan(64 * 1024);
+      bothWays(body);
+    });
+  });
+
   it('splits 10,000 concatenated objects without a newline the same as NDJSON', () => {
     const objects = Array.from({ length: 10_000 }, (_, i) => ({ query: `host${i}.example.com`, n: i, s: '{"}' }));
     const concatenated = objects.map((o) => JSON.stringify(o)).join('');
@@ -135,7 +159,8 @@ describe('splitJsonObjects', () => {
     ['10 MB of unterminated strings', () => '{"a":"'.repeat(1_700_000), 0],
     ['500 k broken lines between 500 k good ones', () => '{}\n{,}\n'.repeat(500_000), 500_000],
   ])('stays linear on hostile input: %s', (_name, build, expectedObjects) => {
-    const body = build();
+    // As a Buffer: decoded in blocks until the first line the fast path cannot take.
+    const body = Buffer.from(build());
     const started = Date.now();
     let rejected = 0;
     let objects = 0;

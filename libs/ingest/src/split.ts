@@ -88,10 +88,54 @@ const BOM = 0xfeff;
 
 const PARSE_FAILED = Symbol('parse failed');
 
+/**
+ * A Buffer body is decoded a block of whole lines at a time, about this many bytes: small strings die young in
+ * the ingest thread, where one string of a whole body (megabytes, in V8's large-object space) grew its old
+ * generation by a body's size each time and brought on a full collection every few bodies. A line end never falls
+ * inside a UTF-8 sequence, so the blocks decode to the same text. Once a line needs the scanner, which may read on
+ * past any line end, the rest of the body is decoded as one string.
+ */
+const DECODE_BLOCK_BYTES = 32 * 1024;
+
 export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, void, undefined> {
-  const text = typeof body === 'string' ? body : body.toString('utf8');
+  const progress: FastPathProgress = { failures: 0 };
+  if (typeof body === 'string') {
+    yield* splitText(body, progress, false);
+    return;
+  }
+  for (let start = 0; start < body.length; ) {
+    const end = blockEnd(body, start);
+    const block = body.toString('utf8', start, end);
+    const stoppedAt = yield* splitText(block, progress, true);
+    if (stoppedAt < block.length) {
+      yield* splitText(body.toString('utf8', start + Buffer.byteLength(block.slice(0, stoppedAt))), progress, false);
+      return;
+    }
+    start = end;
+  }
+}
+
+/** Where the block of a Buffer body that begins at `start` ends: just after a line end, or at the body's end. */
+function blockEnd(body: Buffer, start: number): number {
+  if (body.length - start <= DECODE_BLOCK_BYTES) return body.length;
+  const lastLineEnd = body.lastIndexOf(LF, start + DECODE_BLOCK_BYTES - 1);
+  if (lastLineEnd >= start) return lastLineEnd + 1;
+  const nextLineEnd = body.indexOf(LF, start + DECODE_BLOCK_BYTES);
+  return nextLineEnd === -1 ? body.length : nextLineEnd + 1;
+}
+
+interface FastPathProgress {
+  /** Lines that failed `JSON.parse` so far. */
+  failures: number;
+}
+
+/**
+ * The items of `text`, line by line (see the top of this file). With `stopForScanner`, it returns the start of
+ * the first line the fast path cannot take instead of scanning it (that line's failure not counted: whoever goes
+ * on from there tries it again); otherwise it returns `text.length`.
+ */
+function* splitText(text: string, progress: FastPathProgress, stopForScanner: boolean): Generator<SplitItem, number, undefined> {
   const length = text.length;
-  let fastPathFailures = 0;
   let pos = 0;
   while (pos < length) {
     let lineEnd = text.indexOf('\n', pos);
@@ -101,7 +145,7 @@ export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, v
       pos = lineEnd + 1;
       continue;
     }
-    if (fastPathFailures < MAX_FAST_PATH_FAILURES && lineEnd - first <= MAX_FAST_PATH_LINE) {
+    if (progress.failures < MAX_FAST_PATH_FAILURES && lineEnd - first <= MAX_FAST_PATH_LINE) {
       const line = text.slice(first, lineEnd);
       const value = tryParse(line);
       if (value !== PARSE_FAILED) {
@@ -110,10 +154,13 @@ export function* splitJsonObjects(body: Buffer | string): Generator<SplitItem, v
         pos = lineEnd + 1;
         continue;
       }
-      fastPathFailures++;
+      if (stopForScanner) return pos;
+      progress.failures++;
     }
+    if (stopForScanner) return pos;
     pos = yield* scanUntilLineBoundary(text, first);
   }
+  return length;
 }
 
 /** True when the body has content and not one JSON object in it (the request deserves a 400). */
