@@ -17,6 +17,17 @@ describe('CoalescingInserter', () => {
     expect(inserts).toEqual(['a\n', 'b\nc\nd\n', 'e\n']);
   });
 
+  it('takes a body in pieces, joined in order and counted by their bytes against the cap', async () => {
+    const inserts: string[] = [];
+    const inserter = new CoalescingInserter(async (body) => {
+      await new Promise((r) => setTimeout(r, 5));
+      inserts.push(body.toString());
+    }, { maxBytes: 8 });
+    const pieces = (...rows: string[]) => rows.flatMap((row) => [Buffer.from(row), Buffer.from('\n')]);
+    await Promise.all([inserter.add(pieces('a')), inserter.add(pieces('bb', 'c')), inserter.add(pieces('dd')), inserter.add(Buffer.from('e\n')), inserter.add(pieces('ff'))]);
+    expect(inserts).toEqual(['a\n', 'bb\nc\ndd\n', 'e\nff\n']);
+  });
+
   it('sends a body larger than the cap on its own, whole', async () => {
     const inserts: number[] = [];
     const inserter = new CoalescingInserter(async (body) => void inserts.push(body.length), { maxBytes: 4 });

@@ -1,5 +1,7 @@
 interface Queued {
-  body: Buffer;
+  /** The body, in the pieces the caller had it in: they are joined once, into the insert that carries them. */
+  parts: readonly Buffer[];
+  bytes: number;
   queuedAt: number;
   resolve: () => void;
   reject: (error: Error) => void;
@@ -40,11 +42,13 @@ export class CoalescingInserter {
     this.lingerMs = options.lingerMs ?? 0;
   }
 
-  /** `body`: complete rows in the insert's format (e.g. newline-terminated lines). */
-  add(body: Buffer): Promise<void> {
+  /** `body`: complete rows in the insert's format (e.g. newline-terminated lines), whole or in consecutive pieces. */
+  add(body: Buffer | readonly Buffer[]): Promise<void> {
+    const parts = Buffer.isBuffer(body) ? [body] : body;
+    const bytes = parts.reduce((sum, part) => sum + part.length, 0);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ body, queuedAt: Date.now(), resolve, reject });
-      this.queuedBytes += body.length;
+      this.queue.push({ parts, bytes, queuedAt: Date.now(), resolve, reject });
+      this.queuedBytes += bytes;
       if (this.queuedBytes >= this.maxBytes) this.fill?.();
       if (!this.running) void this.run();
     });
@@ -58,14 +62,15 @@ export class CoalescingInserter {
         if (lingering) await lingering;
         let bytes = 0;
         let count = 0;
-        while (count < this.queue.length && (count === 0 || bytes + this.queue[count].body.length <= this.maxBytes)) {
-          bytes += this.queue[count].body.length;
+        while (count < this.queue.length && (count === 0 || bytes + this.queue[count].bytes <= this.maxBytes)) {
+          bytes += this.queue[count].bytes;
           count++;
         }
         const taken = this.queue.splice(0, count);
         this.queuedBytes -= bytes;
         try {
-          await this.insert(taken.length === 1 ? taken[0].body : Buffer.concat(taken.map((q) => q.body), bytes));
+          const parts = taken.flatMap((q) => q.parts);
+          await this.insert(parts.length === 1 ? parts[0] : Buffer.concat(parts, bytes));
           for (const q of taken) q.resolve();
         } catch (error) {
           for (const q of taken) q.reject(error as Error);
