@@ -5,52 +5,11 @@
 import { DetectionEngine, IndicatorStore } from '@vigil/detection-engine';
 import type { TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
 import { benignDnsEvents, httpEvents, ipEvents, networkResolvers, tlsEvents } from '@vigil/testing';
+import { comparePaired } from './paired-rounds';
 
 const BATCH = 500;
 
 const ROUNDS = 21;
-
-/** ns per event of one round: `prepare` (untimed) returns the timed work, which answers how many events it handled. */
-function timeRound(prepare: () => () => number): number {
-  const run = prepare();
-  const started = process.hrtime.bigint();
-  const events = run();
-  return Number(process.hrtime.bigint() - started) / events;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
-interface Comparison {
-  /** Median ns per event of each side. */
-  baseline: number;
-  catalogue: number;
-  /** The median and quartiles of the per-round ratios. */
-  ratio: number;
-  ratioLow: number;
-  ratioHigh: number;
-}
-
-/**
- * Baseline and catalogue rounds alternate after a warm-up round of each; each catalogue round is divided by the
- * baseline round just before it. The machine's speed drifts (other tenants, caches), and a ratio of neighbouring
- * rounds cancels most of that drift where a ratio of two medians would not.
- */
-function compare(baseline: () => () => number, catalogue: () => () => number): Comparison {
-  timeRound(baseline);
-  timeRound(catalogue);
-  const b: number[] = [];
-  const c: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    b.push(timeRound(baseline));
-    c.push(timeRound(catalogue));
-    ratios.push(c[round] / b[round]);
-  }
-  return { baseline: quantile(b, 0.5), catalogue: quantile(c, 0.5), ratio: quantile(ratios, 0.5), ratioLow: quantile(ratios, 0.25), ratioHigh: quantile(ratios, 0.75) };
-}
 
 function batches(type: TelemetryType, events: TelemetryEvent[]): TelemetryBatch[] {
   const out: TelemetryBatch[] = [];
@@ -76,7 +35,8 @@ console.log(`| events | parse-only baseline | whole catalogue | ratio (median of
 console.log('|---|---|---|---|---|');
 for (const [type, events] of samples) {
   const lines = events.map((event) => JSON.stringify(event));
-  const { baseline, catalogue, ratio, ratioLow, ratioHigh } = compare(
+  const { baseline, measured: catalogue, ratio, ratioLow, ratioHigh } = comparePaired(
+    ROUNDS,
     () => () => lines.reduce((n, line) => (JSON.parse(line) ? n + 1 : n), 0),
     () => {
       // A fresh engine per round (built before the clock starts) so each round sees first-time state, as new

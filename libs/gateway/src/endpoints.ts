@@ -1,16 +1,30 @@
 import type { TelemetryEvent } from '@vigil/contracts';
 
-/** An endpoint is identified by its host name when the sensor knows it, else by its source IP. */
-export function endpointIdOf(event: TelemetryEvent): string | undefined {
-  return event.srcHost ? `host:${event.srcHost.toLowerCase()}` : event.srcIP ? `ip:${event.srcIP}` : undefined;
+/**
+ * The distinct endpoints of events added one at a time. An endpoint is identified by its host name when the
+ * sensor knows it (`host:<name>`), else by its source IP (`ip:<address>`). Addresses are held as the event's own
+ * string and prefixed once at the end: the record packer has already hashed that very string, and a prefixed
+ * copy per event had to be built and hashed again.
+ */
+export class EndpointSet {
+  private readonly hosts = new Set<string>();
+  private readonly addresses = new Set<string>();
+
+  add(event: TelemetryEvent): void {
+    if (event.srcHost) this.hosts.add(`host:${event.srcHost.toLowerCase()}`);
+    else if (event.srcIP) this.addresses.add(event.srcIP);
+  }
+
+  ids(): string[] {
+    const ids = [...this.hosts];
+    for (const address of this.addresses) ids.push(`ip:${address}`);
+    return ids;
+  }
 }
 
 /** The distinct endpoint ids of `events`. */
 export function endpointsOf(events: readonly TelemetryEvent[]): string[] {
-  const seen = new Set<string>();
-  for (const event of events) {
-    const id = endpointIdOf(event);
-    if (id) seen.add(id);
-  }
-  return [...seen];
+  const endpoints = new EndpointSet();
+  for (const event of events) endpoints.add(event);
+  return endpoints.ids();
 }

@@ -1,6 +1,7 @@
 export * from './gateway.module';
 export * from './pack-batches';
 export * from './endpoints';
+export { prepareTelemetry, type PreparedTelemetry } from './prepare/prepare-telemetry';
 export * from './idempotency';
 export * from './telemetry-intake';
 export * from './telemetry-intake.module';

@@ -1,7 +1,7 @@
 import type { BusRecord } from '@vigil/bus';
 import type { TelemetryType } from '@vigil/contracts';
 import { scanTelemetryBatch } from '@vigil/ingest';
-import { endpointIdOf } from '../endpoints';
+import { EndpointSet } from '../endpoints';
 import { TelemetryRecordPacker } from '../pack-batches';
 
 /** A telemetry body made ready for the events topic: what the sender is told, and what is published. */
@@ -24,12 +24,11 @@ export type PreparedTelemetry =
  */
 export function prepareTelemetry(workspaceId: string, type: TelemetryType, body: Buffer, nowMs: number): PreparedTelemetry {
   const packer = new TelemetryRecordPacker(workspaceId, type, nowMs);
-  const endpoints = new Set<string>();
+  const endpoints = new EndpointSet();
   // Each event is reduced to its JSON and its endpoint as it is made, so that it dies young (scanTelemetryBatch).
   const summary = scanTelemetryBatch(type, body, new Date(nowMs), (event, text) => {
     packer.add(event, text);
-    const endpoint = endpointIdOf(event);
-    if (endpoint !== undefined) endpoints.add(endpoint);
+    endpoints.add(event);
   });
   if (summary.notJson) return { notJson: true };
   return {
@@ -38,6 +37,6 @@ export function prepareTelemetry(workspaceId: string, type: TelemetryType, body:
     accepted: summary.accepted,
     rejected: summary.rejected,
     records: packer.records(),
-    endpoints: [...endpoints],
+    endpoints: endpoints.ids(),
   };
 }
