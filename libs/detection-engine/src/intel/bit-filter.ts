@@ -23,7 +23,11 @@ export abstract class BitFilter<T> {
   }
 
   mayContain(value: T): boolean {
-    const slot = this.slotOf(value);
+    return this.isSet(this.slotOf(value));
+  }
+
+  /** Whether some value held has this slot. */
+  protected isSet(slot: number): boolean {
     return (this.bits[slot >>> 5] & (1 << (slot & 31))) !== 0;
   }
 

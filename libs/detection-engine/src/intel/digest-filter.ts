@@ -17,13 +17,17 @@ export class DigestFilter extends BitFilter<string> {
    */
   mayHoldNormalFormOf(raw: string): boolean {
     const prefix = hexPrefix(raw);
-    return prefix === undefined || this.mayContain(raw);
+    return prefix === undefined || this.isSet(this.slotOfPrefix(prefix));
   }
 
   protected slotOf(value: string): number {
     const prefix = hexPrefix(value);
     // Only normal-form digests are put in, and they all have a hex prefix; anything else shares slot 0.
-    return prefix === undefined ? 0 : Math.imul(prefix, 0x9e3779b1) >>> (32 - this.slotBits);
+    return prefix === undefined ? 0 : this.slotOfPrefix(prefix);
+  }
+
+  private slotOfPrefix(prefix: number): number {
+    return Math.imul(prefix, 0x9e3779b1) >>> (32 - this.slotBits);
   }
 }
 
