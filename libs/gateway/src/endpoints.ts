@@ -21,10 +21,3 @@ export class EndpointSet {
     return ids;
   }
 }
-
-/** The distinct endpoint ids of `events`. */
-export function endpointsOf(events: readonly TelemetryEvent[]): string[] {
-  const endpoints = new EndpointSet();
-  for (const event of events) endpoints.add(event);
-  return endpoints.ids();
-}

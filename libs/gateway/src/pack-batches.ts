@@ -39,8 +39,8 @@ const HEADER_ROOM = 1024;
 const scratchBuffers: Buffer[] = [];
 
 function takeScratch(bytes: number): Buffer {
-  const reused = scratchBuffers.pop();
-  if (reused !== undefined && reused.length >= bytes) return reused;
+  // Every pooled buffer has the standard size: only a record for a huge event needs a larger one.
+  if (bytes <= MAX_RECORD_BYTES + HEADER_ROOM && scratchBuffers.length > 0) return scratchBuffers.pop()!;
   return Buffer.allocUnsafeSlow(Math.max(bytes, MAX_RECORD_BYTES + HEADER_ROOM));
 }
 
@@ -122,7 +122,7 @@ export class TelemetryRecordPacker {
     // A buffer of its own (not a slice of Node's pool), so that it can be moved to another thread.
     const value = Buffer.allocUnsafeSlow(open.length);
     open.scratch.copy(value, 0, 0, open.length);
-    if (open.scratch.length <= MAX_RECORD_BYTES + HEADER_ROOM) scratchBuffers.push(open.scratch); // not one made for a huge event
+    if (open.scratch.length === MAX_RECORD_BYTES + HEADER_ROOM) scratchBuffers.push(open.scratch); // not one made for a huge event
     const { type, receivedAt } = this;
     group.done.push({ key: group.key, value, headers: { type, batchId: open.batchId, receivedAt: String(receivedAt), events: String(open.events) } });
   }
