@@ -46,6 +46,19 @@ describe('LruMap', () => {
     expect(map.evicting).toBe(false);
   });
 
+  it('addNew adds an absent key as the most recent, evicting past the bound like set', () => {
+    const evicted: string[] = [];
+    const map = new LruMap<string, number>(2, (key) => evicted.push(key));
+    map.addNew('a', 1);
+    map.addNew('b', 2);
+    expect(map.evicting).toBe(false);
+    map.get('a');
+    map.addNew('c', 3);
+    expect(evicted).toEqual(['b']);
+    expect([...map.items()]).toEqual([['a', 1], ['c', 3]]);
+    expect(map.evicting).toBe(true);
+  });
+
   it('rejects a non-positive bound', () => {
     expect(() => new LruMap(0)).toThrow(RangeError);
     expect(() => new LruMap(1.5)).toThrow(RangeError);

@@ -73,12 +73,21 @@ export class LruMap<K, V> implements KeyedState {
       }
       return this;
     }
+    this.addNew(key, value);
+    return this;
+  }
+
+  /**
+   * Adds a key that {@link get} or {@link peek} has just reported absent, as most recently used. It saves
+   * {@link set}'s lookup of the key, which on maps of many keys is a cache miss of its own, and detections add a
+   * key for almost every new flow or name.
+   */
+  addNew(key: K, value: V): void {
     const node: Node<K, V> = { key, value, linked: false };
     this.nodes.set(key, node);
     this.addedSinceEviction++;
     this.append(node);
     while (this.nodes.size > this.maxSize) this.evict(this.oldest!);
-    return this;
   }
 
   /** Drops the `count` least recently used entries (telling `onEvict`); returns how many were dropped. */

@@ -181,14 +181,15 @@ export class DgaVolumeDetector implements Detector {
 
     const seenKey = `${observed.workspaceId}\u0000${r.domain}`;
     const firstSeenMs = this.firstSeen.get(seenKey);
-    if (firstSeenMs === undefined || observed.timeMs < firstSeenMs) this.firstSeen.set(seenKey, observed.timeMs);
+    if (firstSeenMs === undefined) this.firstSeen.addNew(seenKey, observed.timeMs);
+    else if (observed.timeMs < firstSeenMs) this.firstSeen.set(seenKey, observed.timeMs);
     else if (observed.timeMs - firstSeenMs > this.options.noveltyMs) return undefined;
 
     const hostKey = hostKeyOf(observed);
     let window = this.hosts.get(hostKey);
     if (window === undefined) {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxDomainsPerHost);
-      this.hosts.set(hostKey, window);
+      this.hosts.addNew(hostKey, window);
     }
     if (!window.add(r.domain, observed, this.scores.get(r.label))) return undefined;
     if (window.size < this.options.minDistinctDomains) return undefined;

@@ -206,7 +206,7 @@ export class DnsTunnelDetector implements Detector {
     let window = this.windows.get(windowKey);
     if (window === undefined) {
       window = new OccurrenceWindow(observed.timeMs, this.options.windowMs, this.options.maxSubdomainsPerKey);
-      this.windows.set(windowKey, window);
+      this.windows.addNew(windowKey, window);
     }
     if (!window.add(target.subdomain, observed, { payloadLength: assessment.payload.length, charset: assessment.payload.charset, weight })) return undefined;
     if (window.size < this.options.minDistinctSubdomains || this.windowScore(window) < this.options.minDistinctSubdomains) return undefined;

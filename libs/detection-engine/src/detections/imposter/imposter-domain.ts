@@ -119,7 +119,7 @@ export class ImposterDomainDetector implements Detector {
     let brands = this.seenBrands.get(hostKey);
     if (brands === undefined) {
       brands = new HostBrands();
-      this.seenBrands.set(hostKey, brands);
+      this.seenBrands.addNew(hostKey, brands);
     }
     brands.remember(brand, timeMs, this.options.maxBrandsPerHost);
   }

@@ -133,7 +133,8 @@ export class BeaconDetector implements Detector {
     if (flow === undefined) return undefined;
     const hostKey = flow.hostKey;
     const hostFirst = this.hostFirstSeen.get(hostKey);
-    if (hostFirst === undefined || observed.timeMs < hostFirst) this.hostFirstSeen.set(hostKey, Math.min(hostFirst ?? observed.timeMs, observed.timeMs));
+    if (hostFirst === undefined) this.hostFirstSeen.addNew(hostKey, observed.timeMs);
+    else if (observed.timeMs < hostFirst) this.hostFirstSeen.set(hostKey, observed.timeMs);
 
     if (flow.destIP === undefined || !flow.destIsPublic) return undefined;
     if (flow.destPort !== undefined && this.ignorePorts.has(flow.destPort)) return undefined;
@@ -189,7 +190,7 @@ export class BeaconDetector implements Detector {
       const connections = [Math.floor(timeMs / 1000), bytes];
       pair = { firstSeenMs: timeMs, total: 1, connections, lastScoredMs: -Infinity, verdict: undefined, unreported: 0, pending: undefined };
     }
-    this.pairs.set(key, pair);
+    this.pairs.addNew(key, pair);
     return pair;
   }
 

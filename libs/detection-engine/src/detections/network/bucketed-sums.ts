@@ -149,7 +149,7 @@ export class BucketedSums {
     } else {
       state = { latestMs: timeMs, cells: this.newBucket(timeMs) };
     }
-    this.sums.set(key, state);
+    this.sums.addNew(key, state);
     return state;
   }
 

@@ -25,12 +25,27 @@ interface KeyWindow {
   latestMs: number;
   /** Map order = least recently seen first. */
   items: Map<string, ItemEntry>;
+  /**
+   * No item was last seen before this (a lower bound, made exact by each scan for expired items): items are
+   * scanned only once the window's cutoff passes it, instead of on every event.
+   */
+  oldestSeenMs: number;
 }
 
 /** Occurrences a hit accounts for, and the events to show for them (oldest first, trigger last). */
 export interface PendingReport {
   weight: number;
   evidence: ObservedEvent[];
+}
+
+/** Drops the items last seen before `cutoffMs`; returns when the oldest remaining one was last seen. */
+function dropSeenBefore(items: Map<string, ItemEntry>, cutoffMs: number): number {
+  let oldestSeenMs = Infinity;
+  for (const [name, entry] of items) {
+    if (entry.lastSeenMs < cutoffMs) items.delete(name);
+    else oldestSeenMs = Math.min(oldestSeenMs, entry.lastSeenMs);
+  }
+  return oldestSeenMs;
 }
 
 /**
@@ -58,24 +73,31 @@ export class DistinctWindows {
    * event is older than the window (late events no longer say anything about the current rate).
    */
   record(key: string, item: string, observed: ObservedEvent): number | undefined {
+    const timeMs = observed.timeMs;
     let window = this.windows.get(key);
     if (window === undefined) {
-      window = { latestMs: observed.timeMs, items: new Map() };
-      this.windows.set(key, window);
+      window = { latestMs: timeMs, items: new Map(), oldestSeenMs: timeMs };
+      this.windows.addNew(key, window);
     }
-    if (observed.timeMs < window.latestMs - this.options.windowMs) return undefined;
-    window.latestMs = Math.max(window.latestMs, observed.timeMs);
-    const previous = window.items.get(item);
-    window.items.delete(item);
-    window.items.set(item, {
-      lastSeenMs: Math.max(previous?.lastSeenMs ?? observed.timeMs, observed.timeMs),
-      unreported: (previous?.unreported ?? 0) + 1,
-      latest: observed,
-    });
-    while (window.items.size > this.options.maxItemsPerKey) window.items.delete(window.items.keys().next().value as string);
+    if (timeMs < window.latestMs - this.options.windowMs) return undefined;
+    window.latestMs = Math.max(window.latestMs, timeMs);
+    const items = window.items;
+    let entry = items.get(item);
+    if (entry === undefined) {
+      entry = { lastSeenMs: timeMs, unreported: 1, latest: observed };
+      window.oldestSeenMs = Math.min(window.oldestSeenMs, timeMs);
+    } else {
+      // Moved to the most recent end of the map's order.
+      items.delete(item);
+      entry.lastSeenMs = Math.max(entry.lastSeenMs, timeMs);
+      entry.unreported++;
+      entry.latest = observed;
+    }
+    items.set(item, entry);
+    while (items.size > this.options.maxItemsPerKey) items.delete(items.keys().next().value as string);
     const cutoff = window.latestMs - this.options.windowMs;
-    for (const [name, entry] of window.items) if (entry.lastSeenMs < cutoff) window.items.delete(name);
-    return window.items.size;
+    if (window.oldestSeenMs < cutoff) window.oldestSeenMs = dropSeenBefore(items, cutoff);
+    return items.size;
   }
 
   /** The distinct items of `key`, least recently seen first. */
@@ -125,7 +147,9 @@ export class DistinctWindows {
             latest: events.observed(tuples[i + 3], `${at}.event`),
           });
         }
-        return { latestMs, items };
+        let oldestSeenMs = latestMs;
+        for (const entry of items.values()) oldestSeenMs = Math.min(oldestSeenMs, entry.lastSeenMs);
+        return { latestMs, items, oldestSeenMs };
       },
       what,
       events,
