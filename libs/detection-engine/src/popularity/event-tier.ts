@@ -1,4 +1,5 @@
 import type { ObservedEvent } from '../detections/detection';
+import type { SplitHostname } from '../domain';
 import { hostnameSplitOf } from '../observed-event';
 import type { PopularitySet, PopularityTier } from './popularity';
 
@@ -8,15 +9,25 @@ let lastTier: PopularityTier | undefined;
 
 /**
  * The ranking tier of the event's registered domain, looked up once per event for every detection that asks
- * (dga_volume, imposter_domain): the rankings hold 100,000 names, and a lookup in a map that large mostly misses
- * the CPU caches. Remembering the latest event is enough, as the engine hands each event to every detection in turn.
+ * (dga_volume, imposter_domain), and once per name while its split stays in the split memo (SplitHostname.tierMemo):
+ * the rankings hold 100,000 names, and a lookup in a map that large mostly misses the CPU caches. Remembering the
+ * latest event is enough, as the engine hands each event to every detection in turn.
  */
 export function registeredDomainTierOf(observed: ObservedEvent, rankings: PopularitySet): PopularityTier | undefined {
   if (observed !== lastEvent || rankings !== lastRankings) {
-    const domain = hostnameSplitOf(observed)?.registeredDomain;
-    lastTier = domain === undefined ? undefined : rankings.tier(domain);
+    lastTier = tierOfSplit(hostnameSplitOf(observed), rankings);
     lastEvent = observed;
     lastRankings = rankings;
   }
   return lastTier;
+}
+
+function tierOfSplit(split: Readonly<SplitHostname> | undefined, rankings: PopularitySet): PopularityTier | undefined {
+  if (split === undefined) return undefined;
+  const memo = split.tierMemo;
+  if (memo.rankings !== rankings) {
+    memo.tier = rankings.tier(split.registeredDomain);
+    memo.rankings = rankings;
+  }
+  return memo.tier;
 }

@@ -125,7 +125,7 @@ function tunnelTarget(observed: ObservedEvent): Readonly<SplitHostname> | undefi
   const hostname = observed.hostname;
   if (hostname === undefined) return undefined;
   const lastDot = hostname.lastIndexOf('.');
-  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname };
+  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname, tierMemo: { rankings: undefined, tier: undefined } };
   const split = hostnameSplitOf(observed);
   if (split === undefined || split.subdomain === '') return undefined;
   return split;
