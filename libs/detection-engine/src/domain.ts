@@ -37,10 +37,10 @@ const PARSE_OPTIONS = {
 } as const;
 
 // Several detections split the same name of one event, and traffic repeats names: a bounded memo of the
-// (pure) split, keyed by the name as given. 32,768 names (a few MB): with 8,192 the sustained bench's 20,000 hosts
-// missed often enough that splitting was a sixth of the bytes scoring allocated, and a scoring thread ran about
-// 6 % slower (bench/scoring-steady.ts, paired runs on both cores at once).
-const splitCache = new BoundedMemo<Readonly<SplitHostname> | undefined>(32_768, (name) => splitUncached(name), MAX_NAME_LENGTH + 1);
+// (pure) split, keyed by the name as given. 32,768 names instead of 8,192 made one scoring thread alone about 6 %
+// faster on the sustained workload (bench/scoring-steady.ts), but the whole all-in-one scored slower in the
+// sustained bench and held about 10 MB more: its maps compete for the caches with everything else in the process.
+const splitCache = new BoundedMemo<Readonly<SplitHostname> | undefined>(8192, (name) => splitUncached(name), MAX_NAME_LENGTH + 1);
 
 /**
  * Splits a host name at its registered domain. Returns undefined for IP addresses, bare public
