@@ -147,9 +147,8 @@ export class DistinctWindows {
             latest: events.observed(tuples[i + 3], `${at}.event`),
           });
         }
-        let oldestSeenMs = latestMs;
-        for (const entry of items.values()) oldestSeenMs = Math.min(oldestSeenMs, entry.lastSeenMs);
-        return { latestMs, items, oldestSeenMs };
+        // A bound below every sighting: the next event's scan makes it exact.
+        return { latestMs, items, oldestSeenMs: -Infinity };
       },
       what,
       events,

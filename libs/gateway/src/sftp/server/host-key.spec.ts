@@ -4,27 +4,22 @@ import { utils } from 'ssh2';
 import { withTempDir } from '@vigil/testing';
 import { generateReadableKey, loadOrCreateHostKey, type KeyPairGenerator } from './host-key';
 
-/** A real pair from ssh2's generator that ssh2 cannot read back (about 1 in 256 are). */
-function malformedPair(): { private: string; public: string } {
+/**
+ * A real pair from ssh2's generator that ssh2 reads back, or (readable false) one it cannot: about 1 in 256 of its
+ * pairs are malformed, so tests pick the kind they need instead of trusting a fresh pair.
+ */
+function generatedPair(readable: boolean): { private: string; public: string } {
   for (let i = 0; i < 20_000; i++) {
     const pair = utils.generateKeyPairSync('ed25519');
-    if (utils.parseKey(pair.private) instanceof Error || utils.parseKey(pair.public) instanceof Error) return pair;
+    const malformed = utils.parseKey(pair.private) instanceof Error || utils.parseKey(pair.public) instanceof Error;
+    if (malformed !== readable) return pair;
   }
-  throw new Error('ssh2 made no malformed pair in 20,000 tries');
-}
-
-/** A pair ssh2 reads back: the generator's own pairs are malformed about 1 time in 256, so tests pick one. */
-function readablePair(): { private: string; public: string } {
-  for (let i = 0; i < 20_000; i++) {
-    const pair = utils.generateKeyPairSync('ed25519');
-    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair;
-  }
-  throw new Error('ssh2 made no readable pair in 20,000 tries');
+  throw new Error(`ssh2 made no ${readable ? 'readable' : 'malformed'} pair in 20,000 tries`);
 }
 
 describe('SFTP host key', () => {
-  const bad = malformedPair();
-  const good = readablePair();
+  const bad = generatedPair(false);
+  const good = generatedPair(true);
 
   it('generates again when the generator makes a pair ssh2 cannot read back', () => {
     const pairs = [bad, bad, good];
