@@ -94,7 +94,7 @@ describe('DgaVolumeDetector', () => {
     expect(detector.lastEvidence!.strength).toBeLessThan(6);
   });
 
-  it('skips the kinship term only where it could not change the decision', () => {
+  it('skips the kinship and TLD terms only where they could not change the decision', () => {
     const unranked = PopularitySet.fromText('# vigil popularity v1\n');
     const benign = shuffled(benignNames('tranco10k.txt'), 23).slice(0, 300);
     const runs = [
@@ -189,6 +189,26 @@ describe('DgaVolumeDetector', () => {
     expect(withKinship.kinshipP).toBeLessThanOrEqual(0.001);
     expect(without.kinshipP).toBe(1);
     expect(withKinship.strength).toBeGreaterThan(without.strength + 1);
+  });
+
+  it('weighs how unlike browsing the suffixes are: one TLD for every name, as many generators use', () => {
+    const labels = ['usahwutle', 'folocnam', 'awumsah', 'edorwufli', 'misocgutlah', 'tosacgufl', 'hogutlurwum', 'ugemlurwimd', 'tesicgufl', 'masucwemso'];
+    const browsingMix = ['com', 'net', 'com', 'de', 'org', 'com', 'io', 'com', 'co.uk', 'com'];
+    const last = (names: string[], options = {}) => {
+      const detector = createDgaDetector({ exactEvidence: true, ...options });
+      names.forEach((n, i) => detector.inspect(observe(n, T0 + i * 3000)));
+      return detector.lastEvidence!;
+    };
+    const oneTld = last(labels.map((l) => `${l}.com`));
+    const mixed = last(labels.map((l, i) => `${l}.${browsingMix[i]}`));
+    const untested = last(labels.map((l) => `${l}.com`), { tldNull: null });
+    expect(oneTld.tldP).toBeLessThan(0.01);
+    expect(mixed.tldP).toBeGreaterThan(0.1);
+    expect(untested.tldP).toBe(1);
+    expect(oneTld.strength).toBeGreaterThan(mixed.strength + 1);
+    expect(oneTld.strength).toBeGreaterThan(untested.strength + 1);
+    const hits = fired(createDgaDetector(), labels.map((l, i) => observe(`${l}.com`, T0 + i * 3000)));
+    expect(hits.at(-1)?.desc).toMatch(/, all under one TLD:/);
   });
 
   it('leaves the kinship test out, with its degree of freedom, where fewer than two labels are free of digits', () => {

@@ -17,11 +17,12 @@ import type {
 import { BoundedMemo } from '../../bounded-memo';
 import { defaultKinshipNull, type KinshipNull } from './kinship-null';
 import { kinshipLabels, labelKinship } from './label-kinship';
+import { defaultTldNull, TLD_P_FLOOR, type TldEvidence, type TldNull } from './tld-null';
 import { hostKeyOf } from '../../observed-event';
 import { DgaModel } from './dga-model';
 import type { DynamicZoneLookup } from './dynamic-zone';
 import { defaultDgaModel } from './dga-score';
-import { hostEvidence, type HostEvidence } from './host-evidence';
+import { hostEvidence, type HostEvidence, type HostEvidenceExtras } from './host-evidence';
 import { candidateOf, nameFactsOf, type CandidateRules } from './dga-candidate';
 import { sharedScoreMemo } from './dga-volume-memos';
 
@@ -43,7 +44,7 @@ export const DGA_VOLUME: DetectionDefinition = {
  * (first looked up less than `noveltyMs` ago by any of its hosts), (3) not in a provider-assigned cloud/CDN zone
  * and (4) at least `minLabelLength` long. Once `minDistinctDomains` of them are in the window, their combined
  * evidence (host-evidence.ts: how unusual each one's DGA score is for a benign name, how alike their lengths and
- * characters are) is compared with `minStrength`, a -log10 p-value against benign browsing. A DGA-infected host
+ * characters and suffixes are) is compared with `minStrength`, a -log10 p-value against benign browsing. A DGA-infected host
  * tries tens to thousands of candidate names until one resolves; a browsing host's never-seen domains are few at
  * a time, score like benign names and differ from each other.
  */
@@ -88,6 +89,8 @@ export interface DgaVolumeOptions {
    * was built with the model's benign language model. `null`: no kinship term.
    */
   kinshipNull?: KinshipNull | null;
+  /** The benign public suffixes and windows of them (tld-null.ts); default: the committed one. `null`: no TLD term. */
+  tldNull?: TldNull | null;
   /**
    * Work out every term of the evidence even when it cannot change the decision (for calibration and
    * evaluation, which read `lastEvidence`). Otherwise the costly kinship term is left out of windows that could
@@ -109,7 +112,9 @@ export interface DgaVolumeOptions {
  * percentile 3.94, 10 at 4 or more, 3 at 5 (0.25 per 1,000), none at 6; the lowest threshold flagging at most
  * 1 in 2,000 is just above 4.3, so 5 stood. Re-run once the kinship term left out windows with fewer than two
  * digit-free labels and stopped counting ties with a quantile as beyond it: 99.9th percentile 3.93, 10 at 4 or
- * more, 3 at 5, none at 6; lowest threshold just above 4.21, so 5 stood.
+ * more, 3 at 5, none at 6; lowest threshold just above 4.21, so 5 stood. Re-run with the TLD term (29 Nov 2026):
+ * 99.9th percentile 3.53, 4 at 4 or more, 1 at 5, none at 6; lowest threshold just above 3.66, so 5 stood (the
+ * term's degree of freedom costs the many benign windows whose suffixes say nothing).
  */
 export const DEFAULT_DGA_VOLUME_OPTIONS: DgaVolumeOptions = {
   windowMs: 60_000,
@@ -141,6 +146,7 @@ export class DgaVolumeDetector implements Detector {
   private readonly model: DgaModel;
   private readonly popularity: PopularitySet;
   private readonly kinshipNull: KinshipNull | undefined;
+  private readonly tldNull: TldNull | undefined;
   private readonly hosts: LruMap<string, HostWindow>;
   private readonly firstSeen: LruMap<string, number>;
   /**
@@ -167,6 +173,7 @@ export class DgaVolumeDetector implements Detector {
     this.model = o.model ?? defaultDgaModel();
     this.popularity = o.popularity ?? defaultPopularity();
     this.kinshipNull = kinshipNullFor(this.model, o.kinshipNull);
+    this.tldNull = o.tldNull === null ? undefined : (o.tldNull ?? defaultTldNull());
     this.hosts = new LruMap(o.maxHosts);
     this.firstSeen = new LruMap(o.maxRememberedDomains);
     this.candidateRules = { popularity: this.popularity, minLabelLength: o.minLabelLength, establishedTiers: o.establishedTiers };
@@ -214,25 +221,34 @@ export class DgaVolumeDetector implements Detector {
 
   private computeEvidence(window: HostWindow): HostEvidence | undefined {
     const labels: string[] = [];
+    const suffixes: string[] = [];
     const tails: number[] = [];
     for (const [domain, entry] of window.entries) {
-      labels.push(domain.slice(0, domain.indexOf('.')));
+      const dot = domain.indexOf('.');
+      labels.push(domain.slice(0, dot));
+      suffixes.push(domain.slice(dot + 1));
       tails.push(this.model.benignTail(entry.data));
     }
     const profile = this.model.file.benignProfile;
     const lengths = { minWeighedLength: this.options.minLabelLength, minScoredLength: this.options.minScoredLength };
-    if (this.kinshipNull === undefined) return hostEvidence(labels, tails, profile, lengths);
-    if (this.options.exactEvidence !== true) {
-      // The strength only grows as the kinship p-value falls: at its smallest, this bounds the exact evidence.
-      const bound = hostEvidence(labels, tails, profile, lengths, { kinshipP: this.kinshipNull.smallestPValue });
+    if (this.options.exactEvidence !== true && (this.kinshipNull !== undefined || this.tldNull !== undefined)) {
+      // The strength only grows as a term's p-value falls: with the costly terms at their smallest, this bounds
+      // the exact evidence. It holds even where a term is then left out: at its smallest p-value a term
+      // outweighs the degree of freedom it costs.
+      const bound = hostEvidence(labels, tails, profile, lengths, {
+        ...(this.kinshipNull !== undefined ? { kinshipP: this.kinshipNull.smallestPValue } : {}),
+        ...(this.tldNull !== undefined ? { tldP: TLD_P_FLOOR } : {}),
+      });
       if (bound.strength < this.options.minStrength) return undefined;
     }
-    const kin = kinshipLabels(labels);
-    // Fewer than two labels the test can read: no test, so no term and no degree of freedom. The bound above
-    // still holds: a term at its smallest p-value outweighs the degree of freedom it costs.
-    if (kin.length < 2) return hostEvidence(labels, tails, profile, lengths);
-    const kinshipP = this.kinshipNull.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
-    return hostEvidence(labels, tails, profile, lengths, { kinshipP });
+    const extras: HostEvidenceExtras = {};
+    if (this.tldNull !== undefined) extras.tldP = this.tldNull.evidence(suffixes).p;
+    if (this.kinshipNull !== undefined) {
+      const kin = kinshipLabels(labels);
+      // Fewer than two labels the test can read: no test, so no term and no degree of freedom.
+      if (kin.length >= 2) extras.kinshipP = this.kinshipNull.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
+    }
+    return hostEvidence(labels, tails, profile, lengths, extras);
   }
 
   keyedState(): readonly KeyedState[] {
@@ -272,6 +288,10 @@ export class DgaVolumeDetector implements Detector {
     for (const [key, window] of hosts.items()) this.hosts.set(key, window);
   }
 
+  private describeSuffixes(suffixes: string[]): string {
+    return this.tldNull === undefined ? '' : describeTldEvidence(this.tldNull.evidence(suffixes));
+  }
+
   /** Reports every lookup not yet reported: the build-up when it first fires, one lookup afterwards. */
   private hit(window: HostWindow, domain: string, trigger: ObservedEvent, strength: HostEvidence): DetectionHit {
     const entries = [...window.entries];
@@ -289,6 +309,7 @@ export class DgaVolumeDetector implements Detector {
       strength.lengthP < 0.01 ? `label lengths within ${strength.lengthSpan + 1}` : '',
       strength.charClassP < 0.01 ? `mostly ${strength.commonCharClass.replace('_', ' and ')}` : '',
       strength.kinshipP < 0.01 ? 'their characters predict each other' : '',
+      strength.tldP < 0.01 ? this.describeSuffixes(entries.map(([d]) => d.slice(d.indexOf('.') + 1))) : '',
     ].filter((x) => x !== '');
     return {
       detection: DGA_VOLUME,
@@ -308,6 +329,13 @@ export class DgaVolumeDetector implements Detector {
         `${alike.length > 0 ? `, ${alike.join(', ')}` : ''}: lookups of a domain generation algorithm searching for its command server`,
     };
   }
+}
+
+/** What the TLD term found, for a finding's description. */
+function describeTldEvidence(tld: TldEvidence): string {
+  if (tld.test === 'few_suffixes') return tld.distinct === 1 ? 'all under one TLD' : `under only ${tld.distinct} TLDs`;
+  if (tld.test === 'many_suffixes') return `under ${tld.distinct} different TLDs`;
+  return tld.suffix !== undefined ? `many under .${tld.suffix}, which few sites use` : '';
 }
 
 /** The kinship null to use with `model`: the given one, else the committed one if it was built for this model's language model. */

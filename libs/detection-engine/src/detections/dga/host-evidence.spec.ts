@@ -76,6 +76,17 @@ describe('hostEvidence', () => {
     expect(kin.strength).toBeGreaterThan(untested.strength + 2);
   });
 
+  it('adds a tested TLD p-value as one more term and degree of freedom, beside the kinship one', () => {
+    const labels = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    const tails = [0.2, 0.1, 0.3, 0.05, 0.2, 0.1];
+    const untested = hostEvidence(labels, tails, profile, {}, { kinshipP: 0.01 });
+    expect(untested.tldP).toBe(1);
+    expect(hostEvidence(labels, tails, profile, {}, { kinshipP: 0.01, tldP: 1 }).strength).toBeLessThan(untested.strength);
+    const tld = hostEvidence(labels, tails, profile, {}, { kinshipP: 0.01, tldP: 1e-3 });
+    expect(tld).toMatchObject({ tldP: 1e-3, kinshipP: 0.01 });
+    expect(tld.strength).toBeGreaterThan(untested.strength + 1);
+  });
+
   it('weighs nothing when there is nothing', () => {
     expect(hostEvidence([], [], profile)).toMatchObject({ domains: 0, strength: 0, lengthP: 1, charClassP: 1 });
   });

@@ -8,7 +8,8 @@ import { charClassOf, LABEL_CHAR_CLASSES, type BenignProfile, type LabelCharClas
  * alike the labels are, which a generator's output is and a person's browsing is not: their lengths and their
  * character class (P(at least k of n share a class) under the benign class shares, for the most surprising
  * class); a third, when the caller tests it, says how well the labels predict each other's characters
- * (label-kinship.ts, an empirical p-value rounded up). The length term is the most surprising of three tests
+ * (label-kinship.ts, an empirical p-value rounded up), and a fourth how unlike benign browsing the domains'
+ * public suffixes are (tld-null.ts). The length term is the most surprising of three tests
  * under the benign length distribution (given the shortest length weighed): all n lengths within a span that
  * narrow, all at least as long as the shortest (wordlist generators: four or five words to a name), all at
  * most as long as the longest (short random labels). The length and class terms are union bounds over the
@@ -27,6 +28,8 @@ export interface HostEvidence {
   charClassP: number;
   /** p-value of how alike the labels' characters are (label-kinship.ts; 1: no evidence or not tested). */
   kinshipP: number;
+  /** p-value of how unlike benign browsing the domains' public suffixes are (tld-null.ts; 1: no evidence or not tested). */
+  tldP: number;
   lengthSpan: number;
   commonCharClass: LabelCharClass;
 }
@@ -43,6 +46,8 @@ export interface HostEvidenceLengths {
 export interface HostEvidenceExtras {
   /** The kinship test's p-value (label-kinship.ts); omitted: not tested (no term, no degree of freedom). */
   kinshipP?: number;
+  /** The TLD test's p-value (tld-null.ts); omitted: not tested (no term, no degree of freedom). */
+  tldP?: number;
 }
 
 /** ln of the upper regularised gamma Q(k, x) for an integer k >= 1: P(Gamma(k, 1) >= x). */
@@ -62,7 +67,7 @@ export function lnGammaUpperTail(k: number, x: number): number {
 }
 
 /** ln P(Binomial(n, p) >= k). */
-function lnBinomialUpperTail(n: number, k: number, p: number): number {
+export function lnBinomialUpperTail(n: number, k: number, p: number): number {
   if (k <= 0) return 0;
   if (p <= 0) return -Infinity;
   if (p >= 1) return 0;
@@ -163,7 +168,10 @@ export function hostEvidence(labels: readonly string[], tailShares: readonly num
   const charClassP = n >= 2 ? Math.min(1, LABEL_CHAR_CLASSES.length * classTail) : 1;
   const kinshipTested = extras.kinshipP !== undefined && n >= 2;
   const kinshipP = kinshipTested ? Math.min(1, Math.max(extras.kinshipP!, 1e-12)) : 1;
-  const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP) - Math.log(kinshipP);
-  const strength = n === 0 ? 0 : -lnGammaUpperTail(scored + 2 + (kinshipTested ? 1 : 0), total) / Math.LN10;
-  return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, kinshipP, lengthSpan: span, commonCharClass };
+  const tldTested = extras.tldP !== undefined && n >= 2;
+  const tldP = tldTested ? Math.min(1, Math.max(extras.tldP!, 1e-12)) : 1;
+  const total = scoreEvidence - Math.log(lengthTerm) - Math.log(charClassP) - Math.log(kinshipP) - Math.log(tldP);
+  const degrees = scored + 2 + (kinshipTested ? 1 : 0) + (tldTested ? 1 : 0);
+  const strength = n === 0 ? 0 : -lnGammaUpperTail(degrees, total) / Math.LN10;
+  return { domains: n, strength, scoreEvidence, lengthP: lengthTerm, charClassP, kinshipP, tldP, lengthSpan: span, commonCharClass };
 }
