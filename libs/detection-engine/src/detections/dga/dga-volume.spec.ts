@@ -211,6 +211,18 @@ describe('DgaVolumeDetector', () => {
     expect(hits.at(-1)?.desc).toMatch(/, all under one TLD:/);
   });
 
+  it('leaves the TLD test out, with its degree of freedom, for windows larger than its table', () => {
+    const names = flightsimNames(36, 77);
+    const strength = (tldNull?: null) => {
+      const detector = createDgaDetector({ exactEvidence: true, maxDomainsPerHost: 40, ...(tldNull === null ? { tldNull } : {}) });
+      names.forEach((n, i) => detector.inspect(observe(n, T0 + i * 1000)));
+      return detector.lastEvidence!;
+    };
+    expect(strength().domains).toBeGreaterThan(32);
+    expect(strength().tldP).toBe(1);
+    expect(strength().strength).toBe(strength(null).strength);
+  });
+
   it('leaves the kinship test out, with its degree of freedom, where fewer than two labels are free of digits', () => {
     const random = seededRandom(13);
     const letters = 'abcdefghijklmnopqrstuvwxyz';

@@ -93,8 +93,8 @@ export interface DgaVolumeOptions {
   tldNull?: TldNull | null;
   /**
    * Work out every term of the evidence even when it cannot change the decision (for calibration and
-   * evaluation, which read `lastEvidence`). Otherwise the costly kinship term is left out of windows that could
-   * not reach `minStrength` with it at its strongest.
+   * evaluation, which read `lastEvidence`). Otherwise the kinship and TLD terms are left out of windows that could
+   * not reach `minStrength` with them at their strongest.
    */
   exactEvidence?: boolean;
 }
@@ -242,7 +242,9 @@ export class DgaVolumeDetector implements Detector {
       if (bound.strength < this.options.minStrength) return undefined;
     }
     const extras: HostEvidenceExtras = {};
-    if (this.tldNull !== undefined) extras.tldP = this.tldNull.evidence(suffixes).p;
+    const tld = this.tldNull?.evidence(suffixes);
+    // A window size the table does not cover: no test, so no term and no degree of freedom.
+    if (tld !== undefined && tld.test !== 'none') extras.tldP = tld.p;
     if (this.kinshipNull !== undefined) {
       const kin = kinshipLabels(labels);
       // Fewer than two labels the test can read: no test, so no term and no degree of freedom.

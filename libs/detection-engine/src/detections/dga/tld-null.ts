@@ -70,7 +70,7 @@ export class TldNull {
     return (this.file.counts[suffix] ?? 0.5) / this.file.domains;
   }
 
-  /** The evidence of the suffixes of n >= 2 distinct domains (one entry per domain). */
+  /** The evidence of the suffixes of n distinct domains (one entry per domain); test `none` below 2 or past the table's sizes. */
   evidence(suffixes: readonly string[]): TldEvidence {
     const n = suffixes.length;
     const counts = new Map<string, number>();
