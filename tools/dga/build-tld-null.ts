@@ -8,7 +8,7 @@
  * Deterministic for the same data.
  */
 import { writeFileSync } from 'node:fs';
-import { parse } from 'tldts';
+import { registrableLabel, suffixOfRegistrable } from '../../libs/detection-engine/src/detections/dga/registrable-label';
 import { DEFAULT_DGA_VOLUME_OPTIONS } from '../../libs/detection-engine/src/detections/dga/dga-volume';
 import { DEFAULT_TLD_NULL_PATH, TLD_NULL_FORMAT, type TldNullFile } from '../../libs/detection-engine/src/detections/dga/tld-null';
 import { createRng } from '../../libs/testing/src/prng';
@@ -24,8 +24,12 @@ function main(argv: string[]): void {
   const windowsIndex = argv.indexOf('--windows');
   const windows = windowsIndex >= 0 ? Number(argv[windowsIndex + 1]) : 100_000;
   const dataDir = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--windows') ?? sharedDir('data');
-  const domains = [...new Set(benignLabels(dataDir).filter((b) => b.slice === 'validation' && b.deepTail).flatMap((b) => b.domains))].sort();
-  const suffixes = domains.map((d) => parse(d).publicSuffix ?? d.slice(d.indexOf('.') + 1));
+  // Each domain as dga_volume sees it: its registrable domain by the engine's own split, then what follows the label.
+  const registrable = benignLabels(dataDir)
+    .filter((b) => b.slice === 'validation' && b.deepTail)
+    .flatMap((b) => b.domains.flatMap((d) => registrableLabel(d)?.domain ?? []));
+  const domains = [...new Set(registrable)].sort();
+  const suffixes = domains.map(suffixOfRegistrable);
   const counts: Record<string, number> = {};
   for (const s of suffixes) counts[s] = (counts[s] ?? 0) + 1;
   const rng = createRng('tld-null');

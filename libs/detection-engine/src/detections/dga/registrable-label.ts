@@ -28,3 +28,8 @@ export function registrableLabelOfSplit(lower: string, split: Readonly<SplitHost
   const label = domain.slice(0, domain.indexOf('.'));
   return LABEL.test(label) ? { domain, label } : undefined;
 }
+
+/** What follows the label in a {@link RegistrableLabel} domain: its public suffix, or the zone it was judged under. */
+export function suffixOfRegistrable(domain: string): string {
+  return domain.slice(domain.indexOf('.') + 1);
+}

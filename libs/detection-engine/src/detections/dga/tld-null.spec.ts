@@ -40,6 +40,7 @@ describe('TldNull', () => {
     expect(e.p).toBeCloseTo(3 * 5 * tail, 12);
     // A suffix never seen has half a domain's share.
     expect(tlds.share('zz')).toBe(0.0005);
+    expect(tlds.share('constructor')).toBe(0.0005);
   });
 
   it('never goes below its floor, however unlike the benign shares a host is', () => {

@@ -18,7 +18,7 @@ export interface TldNullFile {
   format: typeof TLD_NULL_FORMAT;
   /** Benign domains counted. */
   domains: number;
-  /** Domains per public suffix (`com`, `co.uk`). */
+  /** Domains per suffix (`com`, `co.uk`, `duckdns.org`: what follows the label, registrable-label.ts). */
   counts: Record<string, number>;
   /**
    * Per window size n (as a string key), over random windows of n distinct benign domains: `atMost[d - 1]` is
@@ -49,6 +49,8 @@ export interface TldEvidence {
  * (its count against its benign share, a union bound over every suffix).
  */
 export class TldNull {
+  /** Domains per suffix (a Map: suffixes come from traffic, and must not meet the prototype of a plain object). */
+  private readonly counts: ReadonlyMap<string, number>;
   /** Suffixes counted, plus one for those never seen (each given half a domain's share). */
   private readonly categories: number;
 
@@ -58,7 +60,8 @@ export class TldNull {
     for (const [n, d] of Object.entries(file.distinct)) {
       if (d.atMost.length !== Number(n) || d.atLeast.length !== Number(n)) throw new Error(`TLD null: size ${n} has the wrong number of shares`);
     }
-    this.categories = Object.keys(file.counts).length + 1;
+    this.counts = new Map(Object.entries(file.counts));
+    this.categories = this.counts.size + 1;
   }
 
   static load(path: string = DEFAULT_TLD_NULL_PATH): TldNull {
@@ -67,7 +70,7 @@ export class TldNull {
 
   /** The benign share of a suffix; a suffix never seen gets half a domain's. */
   share(suffix: string): number {
-    return (this.file.counts[suffix] ?? 0.5) / this.file.domains;
+    return (this.counts.get(suffix) ?? 0.5) / this.file.domains;
   }
 
   /** The evidence of the suffixes of n distinct domains (one entry per domain); test `none` below 2 or past the table's sizes. */
