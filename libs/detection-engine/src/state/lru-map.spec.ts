@@ -59,6 +59,56 @@ describe('LruMap', () => {
     expect(map.evicting).toBe(true);
   });
 
+  it('keeps exact recency order through reused slots, deletes, evictions and clears (against a list model)', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const evicted: string[] = [];
+    const map = new LruMap<string, number>(20, (key) => evicted.push(key));
+    let model: [string, number][] = []; // least recently used first
+    const expectedEvictions: string[] = [];
+    for (let step = 0; step < 5_000; step++) {
+      const key = `k${random(40)}`;
+      const at = model.findIndex(([k]) => k === key);
+      const op = random(10);
+      if (op < 4) {
+        const got = map.get(key);
+        expect(got).toBe(at >= 0 ? model[at][1] : undefined);
+        if (at >= 0) model.push(...model.splice(at, 1));
+      } else if (op < 8) {
+        map.set(key, step);
+        if (at >= 0) model.splice(at, 1);
+        model.push([key, step]);
+        while (model.length > 20) expectedEvictions.push(model.shift()![0]);
+      } else if (op < 9) {
+        expect(map.delete(key)).toBe(at >= 0);
+        if (at >= 0) model.splice(at, 1);
+      } else if (step % 500 === 9) {
+        map.clear();
+        model = [];
+      } else {
+        expect(map.evictOldest(2)).toBe(Math.min(2, model.length));
+        expectedEvictions.push(...model.splice(0, 2).map(([k]) => k));
+      }
+      expect(map.size).toBe(model.length);
+    }
+    expect([...map.items()]).toEqual(model);
+    expect(evicted).toEqual(expectedEvictions);
+  });
+
+  it('an iterator skips entries removed while it walks, including the one it stands on', () => {
+    const map = new LruMap<string, number>(10);
+    for (const [i, key] of ['a', 'b', 'c', 'd', 'e'].entries()) map.set(key, i);
+    const walk = map.items();
+    expect(walk.next().value).toEqual(['a', 0]);
+    map.delete('a');
+    map.delete('b');
+    map.delete('c');
+    expect([...walk]).toEqual([['d', 3], ['e', 4]]);
+  });
+
   it('rejects a non-positive bound', () => {
     expect(() => new LruMap(0)).toThrow(RangeError);
     expect(() => new LruMap(1.5)).toThrow(RangeError);

@@ -1,25 +1,29 @@
 import type { KeyedState } from './state-budget';
 
-interface Node<K, V> {
-  key: K;
-  value: V;
-  /** Towards the least recently used end. */
-  older?: Node<K, V>;
-  /** Towards the most recently used end; kept on an unlinked node so a live iterator can walk on. */
-  newer?: Node<K, V>;
-  linked: boolean;
-}
+/** The end of the recency list, and a slot that links to nothing. */
+const NONE = -1;
+const FIRST_CAPACITY = 16;
 
 /**
- * A Map capped at `maxSize` entries that evicts the least recently used one. Recency is a doubly linked list
- * threaded through the entries, so a read that refreshes recency moves two pointers instead of deleting and
- * re-inserting the hash entry (which, on maps of 100,000 keys read on every event, left the hash table churning).
- * Every operation is O(1).
+ * A Map capped at `maxSize` entries that evicts the least recently used one. Every operation is O(1).
+ *
+ * Each entry lives in a numbered slot: the hash table maps a key to its slot, and the slot's key, value and
+ * recency links sit in parallel arrays (links in typed arrays). So an entry costs no object of its own, a new key
+ * allocates nothing once the arrays have grown, and a read that refreshes recency rewrites a few integers rather
+ * than pointers between old-generation objects. Detections add a key for almost every new flow or name, and a
+ * node object per entry had made each of those cost about twice a plain Map insert.
  */
 export class LruMap<K, V> implements KeyedState {
-  private readonly nodes = new Map<K, Node<K, V>>();
-  private oldest?: Node<K, V>;
-  private newest?: Node<K, V>;
+  private readonly slots = new Map<K, number>();
+  private keys: (K | undefined)[] = [];
+  private entries: (V | undefined)[] = [];
+  /** Per slot, the slot used just before it (towards the least recently used end), or NONE. */
+  private older = new Int32Array(FIRST_CAPACITY);
+  /** Per slot, the slot used just after it; kept on a released slot so that a live iterator can walk on. */
+  private newer = new Int32Array(FIRST_CAPACITY);
+  private freeSlots: number[] = [];
+  private oldest = NONE;
+  private newest = NONE;
   /** Keys added since the last eviction (by the size cap or the state budget), and how many the map held then. */
   private addedSinceEviction = 0;
   private sizeAtEviction = 0;
@@ -32,7 +36,7 @@ export class LruMap<K, V> implements KeyedState {
   }
 
   get size(): number {
-    return this.nodes.size;
+    return this.slots.size;
   }
 
   /**
@@ -45,32 +49,27 @@ export class LruMap<K, V> implements KeyedState {
 
   /** Returns the value and marks it most recently used. */
   get(key: K): V | undefined {
-    const node = this.nodes.get(key);
-    if (node === undefined) return undefined;
-    if (node !== this.newest) {
-      this.unlink(node);
-      this.append(node);
-    }
-    return node.value;
+    const slot = this.slots.get(key);
+    if (slot === undefined) return undefined;
+    this.touch(slot);
+    return this.entries[slot];
   }
 
   /** Returns the value without touching its recency. */
   peek(key: K): V | undefined {
-    return this.nodes.get(key)?.value;
+    const slot = this.slots.get(key);
+    return slot === undefined ? undefined : this.entries[slot];
   }
 
   has(key: K): boolean {
-    return this.nodes.has(key);
+    return this.slots.has(key);
   }
 
   set(key: K, value: V): this {
-    const existing = this.nodes.get(key);
-    if (existing !== undefined) {
-      existing.value = value;
-      if (existing !== this.newest) {
-        this.unlink(existing);
-        this.append(existing);
-      }
+    const slot = this.slots.get(key);
+    if (slot !== undefined) {
+      this.entries[slot] = value;
+      this.touch(slot);
       return this;
     }
     this.addNew(key, value);
@@ -83,17 +82,26 @@ export class LruMap<K, V> implements KeyedState {
    * key for almost every new flow or name.
    */
   addNew(key: K, value: V): void {
-    const node: Node<K, V> = { key, value, linked: false };
-    this.nodes.set(key, node);
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.keys.length;
+      if (slot === this.older.length) this.growLinks();
+      this.keys.push(key);
+      this.entries.push(value);
+    } else {
+      this.keys[slot] = key;
+      this.entries[slot] = value;
+    }
+    this.slots.set(key, slot);
     this.addedSinceEviction++;
-    this.append(node);
-    while (this.nodes.size > this.maxSize) this.evict(this.oldest!);
+    this.append(slot);
+    while (this.slots.size > this.maxSize) this.evict(this.oldest);
   }
 
   /** Drops the `count` least recently used entries (telling `onEvict`); returns how many were dropped. */
   evictOldest(count: number): number {
     let dropped = 0;
-    while (dropped < count && this.oldest !== undefined) {
+    while (dropped < count && this.oldest !== NONE) {
       this.evict(this.oldest);
       dropped++;
     }
@@ -101,10 +109,10 @@ export class LruMap<K, V> implements KeyedState {
   }
 
   delete(key: K): boolean {
-    const node = this.nodes.get(key);
-    if (node === undefined) return false;
-    this.nodes.delete(key);
-    this.unlink(node);
+    const slot = this.slots.get(key);
+    if (slot === undefined) return false;
+    this.slots.delete(key);
+    this.release(slot);
     return true;
   }
 
@@ -114,47 +122,78 @@ export class LruMap<K, V> implements KeyedState {
 
   /**
    * Entries from the least to the most recently used (the order in which {@link set} rebuilds them). The
-   * iterator survives changes: entries removed meanwhile are skipped, entries moved to the recent end are met
-   * again there.
+   * iterator survives changes: entries removed meanwhile are skipped; it ends early when the entry it stands on
+   * is moved to the recent end or its slot is reused.
    */
   *items(): IterableIterator<[K, V]> {
-    let node = this.oldest;
-    while (node !== undefined) {
-      if (node.linked) yield [node.key, node.value];
-      node = node.newer;
+    for (let slot = this.oldest; slot !== NONE; slot = this.newer[slot]) {
+      const key = this.keys[slot];
+      if (key !== undefined) yield [key, this.entries[slot] as V];
     }
   }
 
   clear(): void {
-    this.nodes.clear();
-    this.oldest = undefined;
-    this.newest = undefined;
+    this.slots.clear();
+    this.keys = [];
+    this.entries = [];
+    this.freeSlots = [];
+    this.older = new Int32Array(FIRST_CAPACITY);
+    this.newer = new Int32Array(FIRST_CAPACITY);
+    this.oldest = NONE;
+    this.newest = NONE;
   }
 
-  private evict(node: Node<K, V>): void {
-    this.nodes.delete(node.key);
+  private evict(slot: number): void {
+    const key = this.keys[slot] as K;
+    const value = this.entries[slot] as V;
+    this.slots.delete(key);
     this.addedSinceEviction = 0;
-    this.sizeAtEviction = this.nodes.size;
-    this.unlink(node);
-    this.onEvict?.(node.key, node.value);
+    this.sizeAtEviction = this.slots.size;
+    this.release(slot);
+    this.onEvict?.(key, value);
   }
 
-  private append(node: Node<K, V>): void {
-    node.older = this.newest;
-    node.newer = undefined;
-    node.linked = true;
-    if (this.newest !== undefined) this.newest.newer = node;
-    else this.oldest = node;
-    this.newest = node;
+  /** Unlinks a slot whose key has left the table and offers it for reuse. */
+  private release(slot: number): void {
+    this.unlink(slot);
+    this.keys[slot] = undefined;
+    this.entries[slot] = undefined;
+    this.freeSlots.push(slot);
   }
 
-  /** Takes the node out of the list; its `newer` pointer stays, so an iterator standing on it can go on. */
-  private unlink(node: Node<K, V>): void {
-    if (node.older !== undefined) node.older.newer = node.newer;
-    else this.oldest = node.newer;
-    if (node.newer !== undefined) node.newer.older = node.older;
-    else this.newest = node.older;
-    node.older = undefined;
-    node.linked = false;
+  private touch(slot: number): void {
+    if (slot === this.newest) return;
+    this.unlink(slot);
+    this.append(slot);
+  }
+
+  /** Doubles the link arrays (up to the bound): slots are numbered densely, so they never need more than maxSize. */
+  private growLinks(): void {
+    const capacity = Math.max(Math.min(this.older.length * 2, this.maxSize), this.older.length + 1);
+    const older = new Int32Array(capacity);
+    older.set(this.older);
+    this.older = older;
+    const newer = new Int32Array(capacity);
+    newer.set(this.newer);
+    this.newer = newer;
+  }
+
+  private append(slot: number): void {
+    this.older[slot] = this.newest;
+    this.newer[slot] = NONE;
+    if (this.newest !== NONE) this.newer[this.newest] = slot;
+    else this.oldest = slot;
+    this.newest = slot;
+  }
+
+  /** Takes the slot out of the list; its `newer` link stays, so an iterator standing on it can go on. */
+  private unlink(slot: number): void {
+    const before = this.older[slot];
+    const after = this.newer[slot];
+    if (before !== NONE) this.newer[before] = after;
+    else this.oldest = after;
+    if (after !== NONE) this.older[after] = before;
+    else this.newest = before;
+    this.older[slot] = NONE;
   }
 }

@@ -2,12 +2,12 @@ import { estimateBytes } from './estimate-bytes';
 
 /**
  * What an LruMap spends on an entry besides its key and value: the hash-table slot (with the table's spare
- * capacity, about 48 bytes) and the list node (header and four fields, 64). Even so the live heap of an engine
- * full of the sustained bench's traffic measured about 1.6x the estimate (per-host structures outside the
- * budget, V8's slack), and under load the heap in use (with the garbage between collections) grows by about 3x
- * the budget; the README's sizing advice allows for it.
+ * capacity, about 48 bytes) and its slot in the key, value and link arrays (16 + 8, with their spare capacity
+ * about 32). Even so the live heap of an engine full of the sustained bench's traffic measured about 1.6x the
+ * estimate (per-host structures outside the budget, V8's slack), and under load the heap in use (with the
+ * garbage between collections) grows by about 3x the budget; the README's sizing advice allows for it.
  */
-const LRU_ENTRY_BYTES = 112;
+const LRU_ENTRY_BYTES = 80;
 
 /** Keyed detection state the budget can price and shrink: an LruMap (least recently used first). */
 export interface KeyedState {
