@@ -1,6 +1,6 @@
 import { isTelemetryType, type TelemetryEvent, type TelemetryType, type Wisdom } from '@vigil/contracts';
 import type { EvidenceEvent, ObservedEvent } from '../detections/detection';
-import { endpointId, observeEvent, urlPathOf } from '../observed-event';
+import { endpointId, newObservedEvent, observeEvent, urlPathOf } from '../observed-event';
 import { fail, readArray, readCount, readNumber, readObject, readOptionalString, readString, readStrings, writeNumber } from './snapshot';
 
 /**
@@ -169,15 +169,15 @@ export class EventTableReader implements SnapshotEventReader {
     const host = readOptionalString(t[7], `${what}.host`);
     const mac = readOptionalString(t[8], `${what}.mac`);
     const id = readOptionalString(t[9], `${what}.id`) ?? endpointId(ip, host);
-    const observed: ObservedEvent = {
-      workspaceId: this.string(t[0], `${what}.workspace`),
-      batchId: this.string(t[1], `${what}.batch`),
-      index: readCount(t[2], `${what}.index`),
+    const observed = newObservedEvent(
+      this.string(t[0], `${what}.workspace`),
+      this.string(t[1], `${what}.batch`),
+      readCount(t[2], `${what}.index`),
       type,
-      event: this.event(t[4], `${what}.event`) as TelemetryEvent,
-      timeMs: readNumber(t[5], `${what}.timeMs`),
-      endpoint: { ip, host, mac, id },
-    };
+      this.event(t[4], `${what}.event`) as TelemetryEvent,
+      readNumber(t[5], `${what}.timeMs`),
+      { ip, host, mac, id },
+    );
     const raw = readOptionalString(t[10], `${what}.rawHostname`);
     if (raw !== undefined) observed.rawHostname = raw;
     const hostname = t[11] === 0 ? undefined : (readOptionalString(t[11], `${what}.hostname`) ?? raw?.toLowerCase());
