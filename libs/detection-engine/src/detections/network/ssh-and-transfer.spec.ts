@@ -80,6 +80,18 @@ describe('LargeTransferDetector', () => {
     );
   });
 
+  it('forgets the build-up of an evicted pair: back after eviction, its evidence is only what came since', () => {
+    const detector = new LargeTransferDetector('ssh', { maxKeys: 2 });
+    // 30 MB (over half the 50 MB threshold, so kept as evidence), then two other pairs push the pair out.
+    detector.inspect(flow(T0, { app: 'ssh', destIP: '45.77.1.2', destPort: 22, bytesOut: 30_000_000 }));
+    detector.inspect(flow(T0 + 1_000, { app: 'ssh', destIP: '45.77.1.3', destPort: 22, bytesOut: 1_000 }));
+    detector.inspect(flow(T0 + 2_000, { app: 'ssh', destIP: '45.77.1.4', destPort: 22, bytesOut: 1_000 }));
+    expect(detector.inspect(flow(T0 + 3_000, { app: 'ssh', destIP: '45.77.1.2', destPort: 22, bytesOut: 30_000_000 }))).toBeUndefined();
+    const hit = detector.inspect(flow(T0 + 4_000, { app: 'ssh', destIP: '45.77.1.2', destPort: 22, bytesOut: 30_000_000 }));
+    expect(hit?.evidence.map((e) => e.event.timeMs)).toEqual([T0 + 3_000, T0 + 4_000]);
+    expect(hit?.weight).toBe(2);
+  });
+
   it('stays silent on interactive SSH, downloads, internal copies and transfers spread over more than the window', () => {
     const ssh = new LargeTransferDetector('ssh');
     const interactive = Array.from({ length: 500 }, (_, i) => flow(T0 + i * 5_000, { app: 'ssh', destIP: '45.77.1.2', destPort: 22, bytesOut: 20_000, bytesIn: 400_000 }));
