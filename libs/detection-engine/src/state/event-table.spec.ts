@@ -25,6 +25,18 @@ describe('event table', () => {
     expect(a.endpoint.id).toBe('host:laptop-1');
   });
 
+  it('gives every observed event, of any type and read back from a table, the same fields in the same order', () => {
+    const dns = observe(batch('b-1', 'dns', [dnsEvent('www.example.com', T0)]));
+    const http = observe(batch('b-2', 'http', [httpEvent('https://shop.example.org/x', T0)]));
+    const ip = observe(batch('b-3', 'ip', [{ ts: new Date(T0).toISOString(), srcIP: '10.0.0.5', destIP: '203.0.113.9', destPort: 443 }]));
+    const writer = new EventTableWriter();
+    const refs = [writer.observed(dns), writer.observed(http), writer.observed(ip)];
+    const reader = new EventTableReader(JSON.parse(JSON.stringify(writer.table())));
+    const shapes = [dns, http, ip, ...refs.map((r) => reader.observed(r, 'ref'))].map((o) => Object.keys(o).join(','));
+    expect(new Set(shapes).size).toBe(1);
+    expect(shapes[0]).toBe('workspaceId,batchId,index,type,event,timeMs,endpoint,hostname,rawHostname,urlPath');
+  });
+
   it('stores field names once per field list, and a "__proto__" field as data', () => {
     const writer = new EventTableWriter();
     const event = JSON.parse('{"ts":"t","srcIP":"10.0.0.1","__proto__":{"polluted":true},"skip":null}') as object;
