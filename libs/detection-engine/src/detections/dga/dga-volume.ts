@@ -213,21 +213,19 @@ export class DgaVolumeDetector implements Detector {
    * The combined evidence of a host's window (host-evidence.ts), recomputed only when its domains changed;
    * undefined when it cannot reach `minStrength` (only without `exactEvidence`).
    */
-  evidence(window: HostWindow): HostEvidence | undefined {
+  evidence(window: HostWindow): WindowEvidence | undefined {
     const cached = window.derived;
-    if (cached !== undefined && cached.keyVersion === window.keyVersion) return cached.value as HostEvidence | undefined;
+    if (cached !== undefined && cached.keyVersion === window.keyVersion) return cached.value as WindowEvidence | undefined;
     const evidence = this.computeEvidence(window);
     window.derived = { keyVersion: window.keyVersion, value: evidence };
     return evidence;
   }
 
-  private computeEvidence(window: HostWindow): HostEvidence | undefined {
+  private computeEvidence(window: HostWindow): WindowEvidence | undefined {
     const labels: string[] = [];
-    const suffixes: string[] = [];
     const tails: number[] = [];
     for (const [domain, entry] of window.entries) {
       labels.push(domain.slice(0, domain.indexOf('.')));
-      suffixes.push(suffixOfRegistrable(domain));
       tails.push(this.model.benignTail(entry.data));
     }
     const profile = this.model.file.benignProfile;
@@ -243,7 +241,7 @@ export class DgaVolumeDetector implements Detector {
       if (bound.strength < this.options.minStrength) return undefined;
     }
     const extras: HostEvidenceExtras = {};
-    const tld = this.tldNull?.evidence(suffixes);
+    const tld = this.tldNull?.evidence([...window.entries].map(([domain]) => suffixOfRegistrable(domain)));
     // A window size the table does not cover: no test, so no term and no degree of freedom.
     if (tld !== undefined && tld.test !== 'none') extras.tldP = tld.p;
     if (this.kinshipNull !== undefined) {
@@ -251,7 +249,7 @@ export class DgaVolumeDetector implements Detector {
       // Fewer than two labels the test can read: no test, so no term and no degree of freedom.
       if (kin.length >= 2) extras.kinshipP = this.kinshipNull.pValue(kin.length, labelKinship(kin, this.model.benignLanguageModel));
     }
-    return hostEvidence(labels, tails, profile, lengths, extras);
+    return { ...hostEvidence(labels, tails, profile, lengths, extras), tld };
   }
 
   keyedState(): readonly KeyedState[] {
@@ -291,12 +289,8 @@ export class DgaVolumeDetector implements Detector {
     for (const [key, window] of hosts.items()) this.hosts.set(key, window);
   }
 
-  private describeSuffixes(suffixes: string[]): string {
-    return this.tldNull === undefined ? '' : describeTldEvidence(this.tldNull.evidence(suffixes));
-  }
-
   /** Reports every lookup not yet reported: the build-up when it first fires, one lookup afterwards. */
-  private hit(window: HostWindow, domain: string, trigger: ObservedEvent, strength: HostEvidence): DetectionHit {
+  private hit(window: HostWindow, domain: string, trigger: ObservedEvent, strength: WindowEvidence): DetectionHit {
     const entries = [...window.entries];
     const wisdom: Wisdom = { flags: [...DGA_VOLUME.flags], domain };
     const { weight, pending } = window.takeUnreported(trigger);
@@ -312,7 +306,7 @@ export class DgaVolumeDetector implements Detector {
       strength.lengthP < 0.01 ? `label lengths within ${strength.lengthSpan + 1}` : '',
       strength.charClassP < 0.01 ? `mostly ${strength.commonCharClass.replace('_', ' and ')}` : '',
       strength.kinshipP < 0.01 ? 'their characters predict each other' : '',
-      strength.tldP < 0.01 ? this.describeSuffixes(entries.map(([d]) => suffixOfRegistrable(d))) : '',
+      strength.tldP < 0.01 && strength.tld !== undefined ? describeTldEvidence(strength.tld) : '',
     ].filter((x) => x !== '');
     return {
       detection: DGA_VOLUME,
@@ -333,6 +327,9 @@ export class DgaVolumeDetector implements Detector {
     };
   }
 }
+
+/** A window's evidence with what the TLD test found (undefined: not tested), which a finding describes. */
+type WindowEvidence = HostEvidence & { tld?: TldEvidence };
 
 /** What the TLD term found, for a finding's description. */
 function describeTldEvidence(tld: TldEvidence): string {
