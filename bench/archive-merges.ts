@@ -1,11 +1,12 @@
 /**
  * What the telemetry archive costs the embedded store: the sustained workload's bus records, inserted the way the
- * archive consumer inserts them (`insertLines` into `telemetry.incoming`), at a fixed rate, for minutes.
+ * archive consumer inserts them (archive rows by `insertLines` into the archive table), at a fixed rate, for minutes.
  *
  *   node -r ./tools/register.cjs bench/archive-merges.ts [--minutes 5] [--rate-mb 20] [--insert-mb 8] [--layout 1]
  *
  * --rate-mb: MB of records per second; --insert-mb: MB per insert (the consumer sends up to 8); --layout 1: the
- * table as migration 1 made it (no merge settings, ZSTD(3)), to compare with the current one. Prints every 30 s the
+ * table as migration 1 made it (no merge settings, ZSTD(3)), fed as the consumer of that time fed it (each record
+ * verbatim into `telemetry.incoming`, whose view parsed the columns out), to compare with the current one. Prints every 30 s the
  * MB archived, the cores busy in merges, in the engine's other threads and in Node.js, RSS, active parts and size on
  * disk; then merge and other engine CPU seconds per GB archived and peak RSS. Run it alone on the machine.
  */
@@ -16,7 +17,8 @@ import { gunzipSync } from 'node:zlib';
 import type { TelemetryEvent } from '@vigil/contracts';
 import { packTelemetryRecords } from '@vigil/gateway';
 import { ChdbStoreFactory, type ServiceStore } from '@vigil/store';
-import { TELEMETRY_MIGRATIONS } from '../libs/telemetry-archive/src/migrations';
+import { archiveRowOf } from '../libs/telemetry-archive/src/archive-row';
+import { ARCHIVE_TABLE, TELEMETRY_MIGRATIONS } from '../libs/telemetry-archive/src/migrations';
 import { cpuOf, rssOf, type CpuSeconds } from './sustained/sampler';
 import { buildWorkload } from './sustained/workload';
 
@@ -38,15 +40,15 @@ function parseOptions(argv: string[]): Options {
 }
 
 /** Each record's events as serialized by the gateway (`"events":[…]}`); a fresh header makes every insert new. */
-function recordTails(): { type: string; tail: string }[] {
+function recordTails(): { type: string; tail: string; events: number }[] {
   const workload = buildWorkload({ hosts: 20_000, eventsPerBody: 20_000, bodiesPerType: 2, seed: 1 });
-  const tails: { type: string; tail: string }[] = [];
+  const tails: { type: string; tail: string; events: number }[] = [];
   for (const [type, bodies] of workload) {
     for (const body of bodies) {
       const events = gunzipSync(body.gzip).toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as TelemetryEvent);
       for (const record of packTelemetryRecords('ws-bench', type, events, 0)) {
         const value = record.value.toString('utf8');
-        tails.push({ type, tail: value.slice(value.indexOf('"events":')) });
+        tails.push({ type, tail: value.slice(value.indexOf('"events":')), events: Number(record.headers?.events) });
       }
     }
   }
@@ -54,6 +56,7 @@ function recordTails(): { type: string; tail: string }[] {
 }
 
 const MB = 1024 * 1024;
+const NEWLINE = Buffer.from('\n');
 const cores = (from: CpuSeconds, to: CpuSeconds, key: keyof CpuSeconds, seconds: number) => ((to[key] - from[key]) / seconds).toFixed(2);
 
 async function activeParts(store: ServiceStore): Promise<{ parts: number; bytes: number }> {
@@ -84,17 +87,20 @@ async function main(): Promise<void> {
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssOf(process.pid))), 1000);
     let reportDue = started + 30_000;
     while (Date.now() - started < options.minutes * 60_000) {
-      const lines: string[] = [];
+      const lines: Buffer[] = [];
       let bytes = 0;
       while (bytes < options.insertBytes) {
-        const { type, tail } = tails[next % tails.length];
-        const line = `{"v":1,"workspaceId":"ws-bench","type":"${type}","batchId":"b${next}","receivedAt":${Date.now()},${tail}`;
+        const { type, tail, events } = tails[next % tails.length];
+        const receivedAt = Date.now();
+        const batchId = `b${next}`;
+        const value = Buffer.from(`{"v":1,"workspaceId":"ws-bench","type":"${type}","batchId":"${batchId}","receivedAt":${receivedAt},${tail}`);
         next++;
-        lines.push(line);
-        bytes += line.length + 1;
+        const line = options.layout === '1' ? [value, NEWLINE] : archiveRowOf({ key: 'ws-bench|10.0.0.1', value, headers: { type, batchId, receivedAt: String(receivedAt), events: String(events) } });
+        lines.push(...line);
+        bytes += line.reduce((n, part) => n + part.length, 0);
       }
-      const body = Buffer.from(lines.join('\n') + '\n');
-      await store.insertLines('telemetry.incoming', body);
+      const body = Buffer.concat(lines);
+      await store.insertLines(options.layout === '1' ? 'telemetry.incoming' : ARCHIVE_TABLE, body);
       sent += body.length;
       const due = started + (sent / options.rateBytesPerSecond) * 1000;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));

@@ -20,8 +20,9 @@ export interface ServiceStore {
   readonly database: string;
   readonly client: ClickHouseClient;
   /**
-   * Inserts into a table of one String column the values given as lines: each line one value verbatim, ended by
-   * `\n`, with no raw tab or newline inside. The embedded engine takes the bytes as they are, where a plain
+   * Inserts rows given as lines of raw tab-separated values (ClickHouse's TabSeparatedRaw): each line one row, its
+   * fields in the table's column order separated by `\t` and taken verbatim (no escapes), ended by `\n`, with no raw
+   * tab or newline inside a field. The embedded engine takes the bytes as they are, where a plain
    * insert would first turn them into a JavaScript string (megabytes a second of large strings on the thread that
    * answers HTTP, which then runs full GCs every second or so).
    */

@@ -32,13 +32,19 @@ function batchesTable(name: string, eventsCodec: string, settings?: string): str
 
 /**
  * Accepted telemetry, kept 30 days, one row per bus record: the events of one request on one events partition
- * (`src_ip` is the first event's source; a record holds every host of the request on that partition),
- * stored as the JSON the gateway published. The consumer streams records verbatim into the `incoming` Null
- * table; a materialized view extracts the columns inside ClickHouse, so the archive costs the Node event loop
- * almost nothing. Query single events with `arrayJoin(JSONExtractArrayRaw(events, 'events'))`.
+ * (`src_ip` is the source IP in the record's key, the first event of the request on that partition; a record holds
+ * every host of the request on that partition), stored as the JSON the gateway published. The consumer writes rows
+ * into {@link ARCHIVE_TABLE} as raw tab-separated lines, the columns taken from the record's key and headers
+ * (archive-row.ts), so the archive costs neither the Node event loop nor the engine a parse of the JSON. (Before,
+ * records went verbatim into the `incoming` Null table and a materialized view parsed each one to extract the
+ * columns; both stay, so a consumer of an older version still archives during a rolling upgrade.)
+ * Query single events with `arrayJoin(JSONExtractArrayRaw(events, 'events'))`.
  * Re-delivered records collapse on (workspace, type, received_at, batch_id). Since migration 3 the records are
  * stored in `batches_v2` (`batches_v1` holds those archived before it) and `batches` reads them all.
  */
+/** The table new archive rows go to (columns in `batchesTable` order). */
+export const ARCHIVE_TABLE = 'telemetry.batches_v2';
+
 export const TELEMETRY_MIGRATIONS: Migration[] = [
   {
     version: 1,

@@ -52,6 +52,33 @@ describe('TelemetryArchiveConsumer (real local bus and chdb)', () => {
     expect((await hosts.json<{ src_ip: string }>()).length).toBe(4);
   });
 
+  it('stores columns (taken from the records\' keys and headers) that agree with each record\'s JSON', async () => {
+    const bus = app.get<Bus>(BUS);
+    // Recent, so the archive's 30-day TTL keeps it; milliseconds that are not a round number.
+    const receivedAt = Math.floor(Date.now() / 1000) * 1000 - 60_911;
+    const records = packTelemetryRecords('ws-columns', 'dns', benignDnsEvents(60, { hosts: 6 }), receivedAt, { requestId: 'req-columns' });
+    await bus.publish(TOPICS.events.name, records);
+    const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
+    type Row = { workspace_id: string; type: string; src_ip: string; batch_id: string; ms: string; event_count: number; json: string[] };
+    let rows: Row[] = [];
+    for (let i = 0; i < 150 && rows.length < records.length; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const result = await store.client.query({
+        query: `SELECT workspace_id, type, src_ip, batch_id, toString(toUnixTimestamp64Milli(received_at)) AS ms, event_count,
+                  [JSONExtractString(events, 'workspaceId'), JSONExtractString(events, 'type'), JSONExtractString(JSONExtractRaw(events, 'events', 1), 'srcIP'),
+                   JSONExtractString(events, 'batchId'), toString(JSONExtractInt(events, 'receivedAt')), toString(JSONLength(events, 'events'))] AS json
+                FROM telemetry.batches WHERE workspace_id = 'ws-columns' ORDER BY batch_id`,
+        format: 'JSONEachRow',
+      });
+      rows = await result.json<Row>();
+    }
+    expect(rows).toHaveLength(records.length);
+    for (const row of rows) {
+      expect([row.workspace_id, row.type, row.src_ip, row.batch_id, row.ms, String(row.event_count)]).toEqual(row.json);
+    }
+    expect(rows[0].ms).toBe(String(receivedAt));
+  });
+
   it('counts the events received per hour, re-deliveries once', async () => {
     const store = await app.get<StoreFactory>(STORE_FACTORY).open('telemetry', TELEMETRY_MIGRATIONS);
     const hours = await eventsPerHour(store, 'ws-archive', Date.now() - 3_600_000);

@@ -3,7 +3,8 @@ import { BUS, type Bus, type BusBatch, type Subscription } from '@vigil/bus';
 import { TOPICS } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
 import { CoalescingInserter, STORE_FACTORY, type ServiceStore, type StoreFactory } from '@vigil/store';
-import { TELEMETRY_MIGRATIONS } from './migrations';
+import { archiveRowOf } from './archive-row';
+import { ARCHIVE_TABLE, TELEMETRY_MIGRATIONS } from './migrations';
 
 export const TELEMETRY_ARCHIVE_GROUP = 'telemetry-archive';
 
@@ -36,7 +37,7 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
     // Every partition's batches go through one insert at a time, so the archive never has a dozen inserts in
     // flight ahead of the findings a SOC tool is waiting for.
     this.inserter = new CoalescingInserter(
-      (body) => this.store.insertLines('telemetry.incoming', body),
+      (body) => this.store.insertLines(ARCHIVE_TABLE, body),
       { maxBytes: MAX_INSERT_BYTES, lingerMs: INSERT_LINGER_MS },
     );
     this.subscription = await this.bus.subscribe({ topic: TOPICS.events.name, group: TELEMETRY_ARCHIVE_GROUP, fromBeginning: true }, (batch) =>
@@ -50,22 +51,9 @@ export class TelemetryArchiveConsumer implements OnApplicationBootstrap, OnModul
   }
 
   private async archive(batch: BusBatch): Promise<void> {
-    // One line per record: the record's JSON verbatim (JSON.stringify never emits a raw tab or newline; a record
-    // that has them is re-serialized).
-    const lines = batch.records.map((record) => (record.value.includes(0x0a) || record.value.includes(0x09) ? reserialize(record.value) : record.value));
-    if (lines.length === 0) return;
+    if (batch.records.length === 0) return;
     // Joined once, into the insert (not here and again there): every accepted byte passes through, and each copy
     // adds to the external memory that brings on the main thread's full collections.
-    await this.inserter.add(lines.flatMap((line) => [line, NEWLINE]));
-  }
-}
-
-const NEWLINE = Buffer.from('\n');
-
-function reserialize(value: Buffer): Buffer {
-  try {
-    return Buffer.from(JSON.stringify(JSON.parse(value.toString('utf8'))));
-  } catch {
-    return Buffer.from(JSON.stringify({ unreadable: value.toString('base64') }));
+    await this.inserter.add(batch.records.flatMap(archiveRowOf));
   }
 }
