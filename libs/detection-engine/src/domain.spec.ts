@@ -1,4 +1,4 @@
-import { matchZone, registeredDomain, splitHostname, zoneSet } from './domain';
+import { isRegistrableName, matchZone, registeredDomain, splitHostname, zoneSet } from './domain';
 
 describe('registeredDomain', () => {
   it.each([
@@ -98,5 +98,19 @@ describe('splitHostname memo', () => {
     expect(splitHostname('cache.example.co.uk')).toEqual(first);
     expect(splitHostname('co.uk')).toBeUndefined();
     expect(splitHostname('co.uk')).toBeUndefined();
+  });
+});
+
+describe('isRegistrableName', () => {
+  // The definition it implements, as a pattern per label.
+  const byPattern = (name: string): boolean => name.split('.').every((label) => /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/.test(label));
+
+  it('accepts exactly the names whose every label is 1-63 of [a-z0-9_-] without an edge hyphen', () => {
+    const alphabet = 'ab9_-.-.A! é';
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const names = ['a', 'a.b', 'x-y.com', '_dmarc.example.com', '-a.com', 'a-.com', 'a..com', '.a', 'a.', '', 'a'.repeat(63) + '.com', 'a'.repeat(64) + '.com', 'A.com', 'a b.com'];
+    for (let i = 0; i < 5000; i++) names.push(Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''));
+    for (const name of names) expect([name, isRegistrableName(name)]).toEqual([name, byPattern(name)]);
   });
 });

@@ -24,8 +24,9 @@ export interface TierMemo {
 }
 
 const MAX_NAME_LENGTH = 253;
-/** Letters, digits, hyphen and underscore (SRV/DKIM-style labels); no leading or trailing hyphen; 1-63 chars. */
-const REGISTRABLE_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+const MAX_LABEL_LENGTH = 63;
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
 
 const PARSE_OPTIONS = {
   allowPrivateDomains: true,
@@ -61,11 +62,31 @@ function splitUncached(name: string): Readonly<SplitHostname> | undefined {
   const parsed = parse(hostname, PARSE_OPTIONS);
   if (parsed.isIp || !parsed.domain) return undefined;
   const domain = parsed.domain;
-  if (!domain.split('.').every((label) => REGISTRABLE_LABEL.test(label))) return undefined;
+  if (!isRegistrableName(domain)) return undefined;
   if (hostname !== domain && !hostname.endsWith(`.${domain}`)) return undefined;
 
   const subdomain = hostname === domain ? '' : hostname.slice(0, hostname.length - domain.length - 1);
   return Object.freeze({ hostname, registeredDomain: domain, subdomain, tierMemo: { rankings: undefined, tier: undefined } });
+}
+
+/**
+ * Whether every dot-separated label of a lower-case name is 1-63 letters, digits, hyphens and underscores
+ * (SRV/DKIM-style labels), with no leading or trailing hyphen. A scan of character codes: splitting the name and
+ * testing each label against a pattern was half the cost of splitting a name the memo had not seen.
+ */
+export function isRegistrableName(name: string): boolean {
+  let labelStart = 0;
+  for (let i = 0; i <= name.length; i++) {
+    const code = i === name.length ? DOT : name.charCodeAt(i);
+    if (code === DOT) {
+      const length = i - labelStart;
+      if (length === 0 || length > MAX_LABEL_LENGTH || name.charCodeAt(labelStart) === HYPHEN || name.charCodeAt(i - 1) === HYPHEN) return false;
+      labelStart = i + 1;
+    } else if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === HYPHEN || code === 0x5f)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The registered (registrable) domain of a host name, or undefined for IPs and invalid names. */
