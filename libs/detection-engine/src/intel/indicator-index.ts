@@ -19,6 +19,7 @@ import {
 
 import { NumberFilter } from './number-filter';
 import { DigestFilter } from './digest-filter';
+import { DomainSuffixFilter } from './domain-suffix-filter';
 import { StringFilter } from './string-filter';
 import { PackedTable, packIndicators, type KeyedRefs, type PackedIndicators, type Refs } from './packed-indicators';
 
@@ -191,6 +192,7 @@ export class IndicatorIndex {
     this.ipv4Values = new NumberFilter(t.ipv4.keys(), t.ipv4.size);
     this.ipPortHosts4 = new NumberFilter(ipv4HostsOf(t.ipPorts.keys()), t.ipPorts.size);
     this.urlPaths = new StringFilter(pathsOf(t.urls.keys()), t.urls.size);
+    this.domainZones = new DomainSuffixFilter(t.domains.keys(), t.domains.size);
     this.ja3Keys = new DigestFilter(t.ja3.keys(), t.ja3.size);
     this.ja3sKeys = new DigestFilter(t.ja3s.keys(), t.ja3s.size);
     this.certKeys = new DigestFilter(t.certs.keys(), t.certs.size);
@@ -202,6 +204,10 @@ export class IndicatorIndex {
   private readonly ipv4Values: NumberFilter;
   /** IPv4 addresses that have an `ip_port` indicator on some port. */
   private readonly ipPortHosts4: NumberFilter;
+  /** The domains of domain indicators: most names, and most of their parent zones, are none of them. */
+  private readonly domainZones: DomainSuffixFilter;
+  /** Scratch for {@link DomainSuffixFilter.candidateZones}. */
+  private readonly zoneStarts: number[] = [];
   /** The paths of URL indicators: most requests' paths are none of them. */
   private readonly urlPaths: StringFilter;
   /**
@@ -251,24 +257,17 @@ export class IndicatorIndex {
     });
   }
 
-  /** Names already matched: DNS names repeat, and one lookup is cheaper than walking every parent zone. */
-  private readonly domainMatches = new BoundedMemo<readonly IndicatorMatch[]>(16_384, (hostname) => this.matchDomainUncached(hostname), 253);
-
   /** Indicators for the host name and each parent zone, most specific first (`a.evil.com` → `a.evil.com`, `evil.com`, `com`). */
   matchDomain(hostname: string): readonly IndicatorMatch[] {
     if (this.t.domains.size === 0 || typeof hostname !== 'string' || hostname.length === 0) return NO_MATCHES;
-    return this.domainMatches.get(hostname);
-  }
-
-  private matchDomainUncached(hostname: string): readonly IndicatorMatch[] {
+    const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+    const starts = this.zoneStarts;
+    // Zones come least specific first; matches are given most specific first.
     let out: IndicatorMatch[] | undefined;
-    let suffix = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-    for (;;) {
-      const refs = this.t.domains.get(suffix);
-      if (refs !== undefined) out = this.collect(out, 'domain', suffix, refs);
-      const dot = suffix.indexOf('.');
-      if (dot < 0) break;
-      suffix = suffix.slice(dot + 1);
+    for (let k = this.domainZones.candidateZones(name, starts) - 1; k >= 0; k--) {
+      const zone = starts[k] === 0 ? name : name.slice(starts[k]);
+      const refs = this.t.domains.get(zone);
+      if (refs !== undefined) out = this.collect(out, 'domain', zone, refs);
     }
     return out ?? NO_MATCHES;
   }

@@ -1,0 +1,43 @@
+import { BitFilter } from './bit-filter';
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const DOT = 0x2e;
+
+/**
+ * The domains of a set of indicators as a {@link BitFilter}, hashed from the last character backwards, so that
+ * one pass over a host name gives the hash of the name and of each of its parent zones (`a.evil.com`,
+ * `evil.com`, `com`). Matching a name against domain indicators then costs that pass and a few cached bit tests,
+ * and only a zone that passes the filter is cut out of the name and looked up in the table (a cache miss each in
+ * a table of hundreds of thousands).
+ */
+export class DomainSuffixFilter extends BitFilter<string> {
+  protected slotOf(domain: string): number {
+    return this.slotOfHash(hashFromEnd(domain, domain.length, 0));
+  }
+
+  /**
+   * Fills `starts` with the offsets in `name` (lower-case, no trailing dot) of the zones that may be indicators,
+   * the name itself (offset 0) last; returns how many.
+   */
+  candidateZones(name: string, starts: number[]): number {
+    let count = 0;
+    let hash = FNV_OFFSET;
+    for (let i = name.length - 1; i >= 0; i--) {
+      hash = Math.imul(hash ^ name.charCodeAt(i), FNV_PRIME);
+      if ((i === 0 || name.charCodeAt(i - 1) === DOT) && this.isSet(this.slotOfHash(hash >>> 0))) starts[count++] = i;
+    }
+    return count;
+  }
+
+  private slotOfHash(hash: number): number {
+    return Math.imul(hash, 0x9e3779b1) >>> (32 - this.slotBits);
+  }
+}
+
+/** FNV-1a of `text.slice(start, end)`, taken from its last character to its first. */
+function hashFromEnd(text: string, end: number, start: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = end - 1; i >= start; i--) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash >>> 0;
+}
