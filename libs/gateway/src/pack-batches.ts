@@ -93,8 +93,20 @@ export class TelemetryRecordPacker {
   }
 
   private write(group: PartitionGroup, json: string): void {
-    const bytes = Buffer.byteLength(json);
     let open = group.open;
+    if (open !== undefined && open.events > 0 && open.length + 1 + json.length * MAX_UTF8_PER_UNIT + SUFFIX.length <= open.scratch.length) {
+      // Room for the event at its largest: written at once, its size known from the write (measuring the string
+      // first was a second pass over every event); taken back when it would carry the record past the cap.
+      const bytes = open.scratch.write(json, open.length + 1);
+      if (open.eventBytes + bytes + 1 <= MAX_RECORD_BYTES) {
+        open.scratch[open.length] = COMMA;
+        open.length += 1 + bytes;
+        open.eventBytes += bytes + 1;
+        open.events++;
+        return;
+      }
+    }
+    const bytes = Buffer.byteLength(json);
     if (open !== undefined && open.events > 0 && (open.eventBytes + bytes > MAX_RECORD_BYTES || open.length + 1 + bytes + SUFFIX.length > open.scratch.length)) {
       this.close(group);
       open = undefined;
@@ -129,6 +141,8 @@ export class TelemetryRecordPacker {
 }
 
 const COMMA = 0x2c;
+/** UTF-8 bytes per UTF-16 code unit at most. */
+const MAX_UTF8_PER_UNIT = 3;
 const SUFFIX = Buffer.from(']}');
 
 /** Packs a list of events at once (see {@link TelemetryRecordPacker}). */

@@ -1,4 +1,5 @@
-import { isIpAddress } from './ip-address';
+import { isIP } from 'node:net';
+import { isDottedQuad, isIpAddress } from './ip-address';
 
 describe('isIpAddress', () => {
   it.each<[string, boolean]>([
@@ -25,5 +26,17 @@ describe('isIpAddress', () => {
     ['example.com', false],
   ])('%j -> %s', (value, expected) => {
     expect(isIpAddress(value)).toBe(expected);
+  });
+});
+
+describe('isDottedQuad', () => {
+  it('accepts exactly what node:net isIP reads as IPv4', () => {
+    const alphabet = '0123456789.....25x ';
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const values = ['0.0.0.0', '255.255.255.255', '256.0.0.0', '00.1.2.3', '1.2.3.04', '199.249.230.1'];
+    for (let i = 0; i < 20_000; i++) values.push(Array.from({ length: 5 + (next() % 12) }, () => alphabet[next() % alphabet.length]).join(''));
+    for (let i = 0; i < 2_000; i++) values.push([next() % 300, next() % 300, next() % 300, next() % 300].join('.'));
+    for (const value of values) expect([value, isDottedQuad(value)]).toEqual([value, isIP(value) === 4]);
   });
 });
