@@ -24,9 +24,12 @@ export class DomainSuffixFilter extends BitFilter<string> {
     let count = 0;
     let hash = FNV_OFFSET;
     for (let i = name.length - 1; i >= 0; i--) {
-      hash = Math.imul(hash ^ name.charCodeAt(i), FNV_PRIME);
-      if ((i === 0 || name.charCodeAt(i - 1) === DOT) && this.isSet(this.slotOfHash(hash >>> 0))) starts[count++] = i;
+      const code = name.charCodeAt(i);
+      // The hash so far is the zone right of this dot's.
+      if (code === DOT && this.isSet(this.slotOfHash(hash >>> 0))) starts[count++] = i + 1;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
     }
+    if (this.isSet(this.slotOfHash(hash >>> 0))) starts[count++] = 0;
     return count;
   }
 

@@ -260,7 +260,24 @@ export class IndicatorIndex {
   /** Indicators for the host name and each parent zone, most specific first (`a.evil.com` → `a.evil.com`, `evil.com`, `com`). */
   matchDomain(hostname: string): readonly IndicatorMatch[] {
     if (this.t.domains.size === 0 || typeof hostname !== 'string' || hostname.length === 0) return NO_MATCHES;
+    // Several detections ask about the same event's name in turn.
+    if (hostname === this.lastName) return this.lastMatches;
     const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+    // Most names have no zone the filter lets through, and are answered without a lookup; the others repeat
+    // (names under a listed zone: dynamic DNS, a cloud provider's) and are remembered with their matches.
+    const matches = this.domainZones.candidateZones(name, this.zoneStarts) === 0 ? NO_MATCHES : this.domainMatches.get(name);
+    this.lastName = hostname;
+    this.lastMatches = matches;
+    return matches;
+  }
+
+  private lastName: string | undefined;
+  private lastMatches: readonly IndicatorMatch[] = NO_MATCHES;
+
+  /** Names that passed the filter, with what they matched. */
+  private readonly domainMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (name) => this.matchDomainUncached(name), 253);
+
+  private matchDomainUncached(name: string): readonly IndicatorMatch[] {
     const starts = this.zoneStarts;
     // Zones come least specific first; matches are given most specific first.
     let out: IndicatorMatch[] | undefined;
