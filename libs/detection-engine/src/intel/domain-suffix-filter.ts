@@ -1,7 +1,6 @@
+import { FNV_OFFSET_BASIS, FNV_PRIME, stringHashFromEnd } from '../string-hash';
 import { BitFilter } from './bit-filter';
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 const DOT = 0x2e;
 
 /**
@@ -13,7 +12,7 @@ const DOT = 0x2e;
  */
 export class DomainSuffixFilter extends BitFilter<string> {
   protected slotOf(domain: string): number {
-    return this.slotOfHash(hashFromEnd(domain, domain.length, 0));
+    return this.slotOfHash(stringHashFromEnd(domain));
   }
 
   /**
@@ -22,7 +21,8 @@ export class DomainSuffixFilter extends BitFilter<string> {
    */
   candidateZones(name: string, starts: number[]): number {
     let count = 0;
-    let hash = FNV_OFFSET;
+    // stringHashFromEnd, step by step.
+    let hash = FNV_OFFSET_BASIS;
     for (let i = name.length - 1; i >= 0; i--) {
       const code = name.charCodeAt(i);
       // The hash so far is the zone right of this dot's.
@@ -36,11 +36,4 @@ export class DomainSuffixFilter extends BitFilter<string> {
   private slotOfHash(hash: number): number {
     return Math.imul(hash, 0x9e3779b1) >>> (32 - this.slotBits);
   }
-}
-
-/** FNV-1a of `text.slice(start, end)`, taken from its last character to its first. */
-function hashFromEnd(text: string, end: number, start: number): number {
-  let hash = FNV_OFFSET;
-  for (let i = end - 1; i >= start; i--) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-  return hash >>> 0;
 }
