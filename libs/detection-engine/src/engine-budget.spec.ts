@@ -25,6 +25,23 @@ describe('DetectionEngine under a process-wide state budget', () => {
     expect(findings.some((f) => JSON.stringify(f.finding).includes('budget-tunnel.com'))).toBe(true);
   });
 
+  it('keeps attributing addresses to their DHCP lease holders while the detections churn through the budget', () => {
+    const budget = new StateBudget({ capacityBytes: 2 * 1024 * 1024, checkIntervalMs: 0 });
+    const engine = new DetectionEngine({ stateBudget: budget });
+    const leased = Array.from({ length: 500 }, (_, i) => `10.50.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+    const leases: TelemetryEvent[] = leased.map((srcIP, i) => ({ srcIP, srcHost: `desk-${i}`, type: 'ack', duration: 86_400 }));
+    engine.process(batch('lease', leases));
+    // Far more flows than the budget holds, from hosts that hold no lease.
+    const flows = ipEvents(60_000, { hosts: 20_000, seed: 7, startTs: T0 + 1000, intervalMs: 5 });
+    for (let i = 0; i < flows.length; i += 500) engine.process(batch('ip', flows.slice(i, i + 500)));
+    expect(budget.usage().beacon_ip.evictions).toBeGreaterThan(0);
+    expect(budget.usage().leases.evictions).toBe(0);
+
+    const later: TelemetryEvent[] = leased.map((srcIP) => ({ srcIP, query: 'example.com', ts: new Date(T0 + 600_000).toISOString() }));
+    engine.process(batch('dns', later));
+    expect(later.filter((event, i) => (event as { srcHost?: string }).srcHost === `desk-${i}`)).toHaveLength(500);
+  });
+
   it('detects exactly as before while under its budget', () => {
     const events = tunnelDnsEvents(30, { domain: 'same-tunnel.com', srcIP: '10.99.0.2', startTs: T0, intervalMs: 500 });
     const run = (engine: DetectionEngine) => events.flatMap((event, i) => engine.process({ ...batch('dns', [event]), batchId: `same${i}` }).findings.map((f) => f.findingUid));

@@ -31,6 +31,24 @@ describe('LeaseTracker', () => {
     expect(leases.holderAt('ws', '10.0.0.8', T0 + 3_600_000)).toBeUndefined();
   });
 
+  it('runs a renewal by the same client on as one lease, so renewals do not push older holders out of the history', () => {
+    const leases = new LeaseTracker();
+    leases.record('ws', lease('10.0.0.9', T0, 'laptop-1', 'aa:aa:aa:aa:aa:01'), T0);
+    leases.record('ws', lease('10.0.0.9', T0 + 600_000, 'tablet-4', 'aa:aa:aa:aa:aa:04'), T0 + 600_000);
+    // Twenty renewals, each half-way through the lease: one entry, whose end follows the latest renewal.
+    for (let i = 1; i <= 20; i++) leases.record('ws', lease('10.0.0.9', T0 + 600_000 + i * 1_800_000, 'tablet-4', 'aa:aa:aa:aa:aa:04'), T0 + 600_000 + i * 1_800_000);
+    const lastRenewal = T0 + 600_000 + 20 * 1_800_000;
+    expect(leases.snapshot()).toEqual(['ws\u000010.0.0.9', [T0, T0 + 600_000, 'laptop-1', 'aa:aa:aa:aa:aa:01', T0 + 600_000, lastRenewal + 3_600_000, 'tablet-4', 'aa:aa:aa:aa:aa:04']]);
+    expect(leases.holderAt('ws', '10.0.0.9', T0 + 60_000)).toEqual({ host: 'laptop-1', mac: 'aa:aa:aa:aa:aa:01' });
+    expect(leases.holderAt('ws', '10.0.0.9', T0 + 5_000_000)).toEqual({ host: 'tablet-4', mac: 'aa:aa:aa:aa:aa:04' });
+    expect(leases.holderAt('ws', '10.0.0.9', lastRenewal + 3_599_000)).toEqual({ host: 'tablet-4', mac: 'aa:aa:aa:aa:aa:04' });
+    expect(leases.holderAt('ws', '10.0.0.9', lastRenewal + 3_600_000)).toBeUndefined();
+    // A grant to another client still closes the renewed lease at that moment.
+    leases.record('ws', lease('10.0.0.9', lastRenewal + 60_000, 'phone-5', 'aa:aa:aa:aa:aa:05'), lastRenewal + 60_000);
+    expect(leases.holderAt('ws', '10.0.0.9', lastRenewal + 59_000)?.host).toBe('tablet-4');
+    expect(leases.holderAt('ws', '10.0.0.9', lastRenewal + 61_000)?.host).toBe('phone-5');
+  });
+
   it('stays bounded', () => {
     const leases = new LeaseTracker(10);
     for (let i = 0; i < 100; i++) leases.record('ws', lease(`10.1.0.${i}`, T0, `h${i}`, 'aa:aa:aa:aa:aa:aa'), T0);

@@ -48,10 +48,17 @@ export class LeaseTracker {
     const leases = this.addresses.get(key) ?? [];
     const current = leases.find((lease) => lease.startMs <= timeMs && timeMs < lease.endMs);
     const ending = event.termination === true || (typeof event.type === 'string' && ENDING_TYPES.has(event.type.toLowerCase()));
+    const durationMs = typeof event.duration === 'number' && event.duration > 0 ? event.duration * 1000 : DEFAULT_LEASE_MS;
+    const holder = holderOf(event);
+    if (current !== undefined && !ending && sameHolder(current.holder, holder)) {
+      // A renewal: the same client keeps the address, so the current lease runs on (one entry, not one per renewal).
+      current.endMs = timeMs + durationMs;
+      this.addresses.set(key, leases);
+      return;
+    }
     if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
     if (!ending) {
-      const durationMs = typeof event.duration === 'number' && event.duration > 0 ? event.duration * 1000 : DEFAULT_LEASE_MS;
-      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, holder: holderOf(event) });
+      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, holder });
       leases.sort((a, b) => a.startMs - b.startMs);
       if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
     }
@@ -101,6 +108,10 @@ export class LeaseTracker {
       'leases',
     );
   }
+}
+
+function sameHolder(a: Readonly<LeaseHolder>, b: Readonly<LeaseHolder>): boolean {
+  return a.host === b.host && a.mac === b.mac;
 }
 
 function holderOf(event: LeaseEvent): LeaseHolder {

@@ -69,4 +69,69 @@ describe('StateBudget', () => {
     expect(a.size + b.size).toBeLessThan(sizeAfterFirst);
     expect(budget.usage().strobe.keys).toBe(a.size + b.size);
   });
+
+  it('keeps a part within its reserved share while the other parts churn, and evicts what it holds beyond it', () => {
+    const perEntry = estimateBytes('pair100000') + estimateBytes('x'.repeat(200)) + 80;
+    const capacity = perEntry * 10_000;
+    let now = 0;
+    const budget = new StateBudget({ capacityBytes: capacity, checkIntervalMs: 1000, clock: () => now });
+    const leases = filled(2000, 200, 'lease');
+    const pairs = filled(7000, 200, 'pair');
+    const unprotected = filled(2000, 200, 'lease');
+    const unprotectedPairs = filled(7000, 200, 'pair');
+    budget.register('leases', leases, { reservedShare: 0.25 });
+    budget.register('beacon_ip', pairs);
+    // The same two maps under a budget of equal shares, for comparison.
+    const equal = new StateBudget({ capacityBytes: capacity, checkIntervalMs: 1000, clock: () => now });
+    equal.register('leases', unprotected);
+    equal.register('beacon_ip', unprotectedPairs);
+    // Ten seconds of new pairs, a thousand more a second than the budget holds: the leases are never touched again.
+    for (let second = 1; second <= 10; second++) {
+      for (let i = 0; i < 2000; i++) {
+        pairs.set(`pair${second * 100_000 + i}`, 'x'.repeat(200));
+        unprotectedPairs.set(`pair${second * 100_000 + i}`, 'x'.repeat(200));
+      }
+      now = second * 1000;
+      budget.maybeEnforce();
+      equal.maybeEnforce();
+    }
+    expect(leases.size).toBe(2000);
+    expect(budget.usage().leases.evictions).toBe(0);
+    expect(budget.usage().beacon_ip.evictions).toBeGreaterThan(15_000);
+    expect(budget.enforce()).toBeLessThanOrEqual(capacity);
+    // With equal shares the leases wear away at the pairs' pace.
+    expect(unprotected.size).toBeLessThan(1000);
+
+    // A part that grows past its reserve loses only the excess, least recently used first.
+    for (let i = 2000; i < 5000; i++) leases.set(`lease${i}`, 'x'.repeat(200));
+    now += 1000;
+    budget.maybeEnforce();
+    expect(leases.size).toBeGreaterThanOrEqual(Math.floor(capacity * 0.25 / perEntry) - 50);
+    expect(leases.size).toBeLessThan(5000);
+    expect(leases.has('lease0')).toBe(false);
+    expect(leases.has('lease4999')).toBe(true);
+  });
+
+  it('takes the excess beyond the reserves first, and lets the reserves give way when that is not enough', () => {
+    const perEntry = estimateBytes('lease1000') + estimateBytes('x'.repeat(200)) + 80;
+    const budget = new StateBudget({ capacityBytes: perEntry * 1000, targetShare: 0.9 });
+    const leases = filled(1500, 200, 'lease');
+    const findings = filled(300, 200, 'finding');
+    budget.register('leases', leases, { reservedShare: 0.5 });
+    budget.register('findings', findings, { reservedShare: 0.45 });
+    budget.enforce();
+    // Enough beyond the leases' reserve: the findings, within theirs, lose nothing.
+    expect(findings.size).toBe(300);
+    expect(Math.abs(leases.size - 600)).toBeLessThanOrEqual(15);
+
+    // Reserves that add up to more than the target share (0.95 against 0.9): both parts are cut below their reserves.
+    for (let i = 300; i < 700; i++) findings.set(`finding${i}`, 'x'.repeat(200));
+    for (let i = 1500; i < 2400; i++) leases.set(`lease${i}`, 'x'.repeat(200));
+    expect(budget.enforce()).toBeLessThanOrEqual(perEntry * 1000 * 0.92);
+    expect(leases.size).toBeLessThan(500);
+    expect(findings.size).toBeLessThan(450);
+    expect(leases.has('lease2399')).toBe(true);
+    expect(findings.has('finding699')).toBe(true);
+    expect(() => budget.register('x', filled(1, 1), { reservedShare: 1 })).toThrow(RangeError);
+  });
 });

@@ -18,6 +18,18 @@ export interface KeyedState {
   evictOldest(count: number): number;
 }
 
+/** How the budget treats one registered map. */
+export interface KeyedStateTerms {
+  /**
+   * Share of the capacity (0-1) that the map's part keeps however fast the other parts churn: the budget evicts
+   * from the part only what it holds beyond this share, unless the parts without a reserve cannot free enough.
+   * For state other state depends on and that is refreshed slowly (DHCP leases, open findings): with equal
+   * shares, a part's keys live as long as everyone's (budget / insertions per second), which under a busy fleet
+   * is seconds, far shorter than a lease or a finding.
+   */
+  reservedShare?: number;
+}
+
 export interface StateBudgetOptions {
   /** Estimated bytes all registered state may hold together. */
   capacityBytes: number;
@@ -40,6 +52,7 @@ export interface DetectionStateUsage {
 
 interface Registered {
   part: string;
+  reservedShare: number;
   /** Weak: an engine that was dropped (partition handed over, idle) leaves the budget when it is collected. */
   ref: WeakRef<KeyedState>;
   cursor?: IterableIterator<[unknown, unknown]>;
@@ -53,8 +66,9 @@ interface Registered {
  * Each check prices every registered map by sampling its entries and, when the total is over capacity, evicts
  * the least recently used keys of every map in proportion to its size, until the total is back under the target
  * share. So every detection keeps its most recently active hosts and loses the ones quiet the longest, and no
- * detection starves the others. Evicted keys start again empty when they next appear; see the README for what
- * each detection can miss.
+ * detection starves the others. A part registered with a reserved share loses only what it holds beyond that
+ * share (see {@link KeyedStateTerms}). Evicted keys start again empty when they next appear; see the README for
+ * what each detection can miss.
  */
 export class StateBudget {
   private readonly maps: Registered[] = [];
@@ -77,9 +91,14 @@ export class StateBudget {
     return this.options.capacityBytes;
   }
 
-  /** Adds a map under `part` (a detection id, `findings`, `leases`); several maps may share a part. */
-  register(part: string, state: KeyedState): void {
-    this.maps.push({ part, ref: new WeakRef(state), entryBytes: 0, sampled: 0 });
+  /**
+   * Adds a map under `part` (a detection id, `findings`, `leases`); several maps may share a part, and the
+   * reserved share is the part's (give its maps the same terms).
+   */
+  register(part: string, state: KeyedState, terms: KeyedStateTerms = {}): void {
+    const reservedShare = terms.reservedShare ?? 0;
+    if (!(reservedShare >= 0 && reservedShare < 1)) throw new RangeError(`StateBudget: reservedShare must be in [0, 1), got ${reservedShare}`);
+    this.maps.push({ part, reservedShare, ref: new WeakRef(state), entryBytes: 0, sampled: 0 });
     if (!this.evicted.has(part)) this.evicted.set(part, 0);
   }
 
@@ -95,21 +114,37 @@ export class StateBudget {
   enforce(): number {
     const live = this.liveMaps();
     let total = 0;
+    const partBytes = new Map<string, number>();
     for (const [map, state] of live) {
       this.sample(map, state);
-      total += state.size * map.entryBytes;
+      const bytes = state.size * map.entryBytes;
+      total += bytes;
+      partBytes.set(map.part, (partBytes.get(map.part) ?? 0) + bytes);
     }
     if (total <= this.options.capacityBytes) return total;
-    const keep = (this.options.capacityBytes * this.targetShare) / total;
+    const toFree = total - this.options.capacityBytes * this.targetShare;
+    // What each map holds beyond its part's reserve (a part's reserve spread over its maps by their sizes).
+    const beyondReserve = live.map(([map, state]) => {
+      const bytes = state.size * map.entryBytes;
+      const part = partBytes.get(map.part) ?? 0;
+      const reserve = this.options.capacityBytes * map.reservedShare;
+      return part <= reserve ? 0 : bytes * (1 - reserve / part);
+    });
+    const evictable = beyondReserve.reduce((sum, bytes) => sum + bytes, 0);
+    // Beyond the reserves first; only when that cannot free enough do the reserves give way, all maps alike.
+    const fromReserves = Math.max(0, toFree - evictable) / Math.max(total - evictable, 1);
     total = 0;
-    for (const [map, state] of live) {
-      const excess = Math.ceil(state.size * (1 - keep));
+    live.forEach(([map, state], i) => {
+      const bytes = state.size * map.entryBytes;
+      const freeBytes = evictable > 0 ? (Math.min(toFree, evictable) * beyondReserve[i]) / evictable : 0;
+      const share = Math.min(1, (freeBytes + fromReserves * (bytes - beyondReserve[i])) / Math.max(bytes, 1));
+      const excess = Math.ceil(state.size * share);
       if (excess > 0) {
         const dropped = state.evictOldest(excess);
         this.evicted.set(map.part, (this.evicted.get(map.part) ?? 0) + dropped);
       }
       total += state.size * map.entryBytes;
-    }
+    });
     return total;
   }
 
