@@ -29,7 +29,7 @@ describe('DetectionEngine under a process-wide state budget', () => {
     const budget = new StateBudget({ capacityBytes: 2 * 1024 * 1024, checkIntervalMs: 0 });
     const engine = new DetectionEngine({ stateBudget: budget });
     const leased = Array.from({ length: 500 }, (_, i) => `10.50.${Math.floor(i / 250)}.${(i % 250) + 1}`);
-    const leases: TelemetryEvent[] = leased.map((srcIP, i) => ({ srcIP, srcHost: `desk-${i}`, type: 'ack', duration: 86_400 }));
+    const leases: TelemetryEvent[] = leased.map((srcIP, i) => ({ ts: new Date(T0).toISOString(), srcIP, srcHost: `desk-${i}`, type: 'ack', duration: 86_400 }));
     engine.process(batch('lease', leases));
     // Far more flows than the budget holds, from hosts that hold no lease.
     const flows = ipEvents(60_000, { hosts: 20_000, seed: 7, startTs: T0 + 1000, intervalMs: 5 });
@@ -37,9 +37,11 @@ describe('DetectionEngine under a process-wide state budget', () => {
     expect(budget.usage().beacon_ip.evictions).toBeGreaterThan(0);
     expect(budget.usage().leases.evictions).toBe(0);
 
-    const later: TelemetryEvent[] = leased.map((srcIP) => ({ srcIP, query: 'example.com', ts: new Date(T0 + 600_000).toISOString() }));
-    engine.process(batch('dns', later));
-    expect(later.filter((event, i) => (event as { srcHost?: string }).srcHost === `desk-${i}`)).toHaveLength(500);
+    // One OAST lookup per leased address: an alert each, which names the lease's host.
+    const later: TelemetryEvent[] = leased.map((srcIP, i) => ({ srcIP, query: `probe${i}.oast.fun`, ts: new Date(T0 + 600_000).toISOString() }));
+    const { alerts } = engine.process(batch('dns', later));
+    expect(alerts).toHaveLength(500);
+    expect(alerts.filter((a, i) => (a.alert.event as { srcHost?: string }).srcHost === `desk-${i}`)).toHaveLength(500);
   });
 
   it('detects exactly as before while under its budget', () => {

@@ -32,11 +32,16 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/** The event's own host name, else its DHCP lease's (the engine names the endpoint, not every event). */
+function sourceHostOf(observed: ObservedEvent): string | undefined {
+  return nonEmpty(observed.event.srcHost) ?? nonEmpty(observed.endpoint.host);
+}
+
 function sourceEndpoint(observed: ObservedEvent): OcsfEndpoint | undefined {
   const endpoint: OcsfEndpoint = {};
   const ip = nonEmpty(observed.event.srcIP);
   const port = validPort(observed.event.srcPort);
-  const host = nonEmpty(observed.event.srcHost);
+  const host = sourceHostOf(observed);
   if (ip !== undefined) endpoint.ip = ip;
   if (port !== undefined) endpoint.port = port;
   if (host !== undefined) endpoint.hostname = host;
@@ -76,7 +81,7 @@ export function buildEvidence({ event: observed, wisdom }: EvidenceEvent): OcsfE
   };
   const srcIP = nonEmpty(event.srcIP);
   const srcPort = validPort(event.srcPort);
-  const srcHost = nonEmpty(event.srcHost);
+  const srcHost = sourceHostOf(observed);
   if (srcIP !== undefined) data.srcIP = srcIP;
   if (srcPort !== undefined) data.srcPort = srcPort;
   if (srcHost !== undefined) data.srcHost = srcHost;
