@@ -1,7 +1,11 @@
 import { BoundedMemo } from './bounded-memo';
 
-/** Host keys remembered per workspace (two generations of half this each). */
-const KEYS_PER_WORKSPACE = 65_536;
+/**
+ * Host keys remembered per workspace (two generations of half this each). A host can have two ids, its address and,
+ * while a DHCP lease names it, `host:<name>`; with room for 32,768 ids a generation, a network of 20,000 hosts with
+ * leases kept missing the memo (a fresh concatenation, then a hash in every map, for most events).
+ */
+const KEYS_PER_WORKSPACE = 131_072;
 /** Workspaces whose host keys are remembered; past this all are dropped and remembered again as they come. */
 const MAX_WORKSPACES = 1_024;
 
