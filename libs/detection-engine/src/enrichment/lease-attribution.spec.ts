@@ -74,6 +74,25 @@ describe('endpoint attribution in the engine', () => {
     expect(alerts[0].alert.event).toMatchObject({ srcHost: 'from-event', srcMac: '00:11:22:33:44:66' });
   });
 
+  it("names the lease's host in the evidence of events that raised nothing themselves, and leaves those events as sent", () => {
+    const queries = tunnelQueries('validate.csv').filter((q) => splitHostname(q)?.registeredDomain === 'example.org').slice(0, 14);
+    const engine = new DetectionEngine();
+    engine.process(batch('l-1', 'lease', [lease('10.7.0.1', T0, 'quiet-desk', 'aa:bb:cc:00:00:07')]));
+    const events = queries.map((q, i) => dnsEvent(q, T0 + 1000 + i * 500, '10.7.0.1'));
+    const findings = events.flatMap((event, i) => engine.process(batch(`d-${i}`, 'dns', [event])).findings);
+    const finding = findings[findings.length - 1].finding as { evidences: { data: { srcHost?: string }; src_endpoint?: { hostname?: string } }[] };
+    assertValidOcsfFinding(finding);
+    expect(finding.evidences.length).toBeGreaterThan(1);
+    for (const evidence of finding.evidences) {
+      expect(evidence.data.srcHost).toBe('quiet-desk');
+      expect(evidence.src_endpoint?.hostname).toBe('quiet-desk');
+    }
+    // Only events that raised a hit carry the lease's names themselves (alerts show them).
+    const named = events.filter((event) => (event as { srcHost?: string }).srcHost === 'quiet-desk').length;
+    expect(named).toBeGreaterThan(0);
+    expect(named).toBeLessThan(events.length);
+  });
+
   it('lets detection state follow the host when its address changes mid-burst', () => {
     const queries = tunnelQueries('validate.csv').filter((q) => splitHostname(q)?.registeredDomain === 'example.org').slice(0, 14);
     const run = (secondIp: string, secondHost: string) => {
