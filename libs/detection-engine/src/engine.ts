@@ -101,6 +101,11 @@ function nameSourceInEvent(observed: ObservedEvent): void {
   if (mac && !(typeof event.srcMac === 'string' && event.srcMac.length > 0)) event.srcMac = mac;
 }
 
+/** The endpoint of an event attributed by a lease: its address, and the host and MAC the event or the lease gives. */
+function attributedEndpoint(ip: string, host: string | undefined, mac: string | undefined): Endpoint {
+  return { ip, host: host || undefined, mac: mac || undefined, id: endpointId(ip, host) };
+}
+
 type Inspector = (event: ObservedEvent) => DetectionHit | undefined;
 
 function assertBatch(batch: unknown): asserts batch is TelemetryBatch {
@@ -246,12 +251,12 @@ export class DetectionEngine {
       // string with its hash computed once, not a concatenation per event for every keyed map to flatten and hash.
       let shared = this.leaseEndpoints.get(holder);
       if (shared === undefined) {
-        shared = { ip: endpoint.ip, host: host || undefined, mac: mac || undefined, id: endpointId(endpoint.ip, host) };
+        shared = attributedEndpoint(endpoint.ip, host, mac);
         this.leaseEndpoints.set(holder, shared);
       }
       observed.endpoint = shared;
     } else {
-      observed.endpoint = { ip: endpoint.ip, host: host || undefined, mac: mac || undefined, id: endpointId(endpoint.ip, host) };
+      observed.endpoint = attributedEndpoint(endpoint.ip, host, mac);
     }
   }
 

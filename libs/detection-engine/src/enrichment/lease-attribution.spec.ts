@@ -80,7 +80,7 @@ describe('endpoint attribution in the engine', () => {
     engine.process(batch('l-1', 'lease', [lease('10.7.0.1', T0, 'quiet-desk', 'aa:bb:cc:00:00:07')]));
     const events = queries.map((q, i) => dnsEvent(q, T0 + 1000 + i * 500, '10.7.0.1'));
     const findings = events.flatMap((event, i) => engine.process(batch(`d-${i}`, 'dns', [event])).findings);
-    const finding = findings[findings.length - 1].finding as { evidences: { data: { srcHost?: string }; src_endpoint?: { hostname?: string } }[] };
+    const finding = findings[findings.length - 1].finding as unknown as { evidences: { data: { srcHost?: string }; src_endpoint?: { hostname?: string } }[] };
     assertValidOcsfFinding(finding);
     expect(finding.evidences.length).toBeGreaterThan(1);
     for (const evidence of finding.evidences) {
