@@ -1,10 +1,41 @@
 import { readFileSync } from 'node:fs';
 import { DATA_DIR, benignNames } from '../../testing/fixtures';
 import { DEFAULT_DGA_MODEL_PATH, DgaModel, type DgaModelFile } from './dga-model';
+import { CharLanguageModel } from './char-language-model';
 import { assessDga, defaultDgaModel, dgaScore } from './dga-score';
+import { DENSE_FEATURE_COUNT, denseFeatures, labelTokens } from './label-features';
 import { registrableLabel } from './registrable-label';
 
 const model = defaultDgaModel();
+
+/** The token network's forward pass as written down, straight from the model file (no pairwise terms). */
+function referenceScore(file: DgaModelFile, label: string): number {
+  const lm = (base64: string) => new CharLanguageModel(new Uint8Array(Buffer.from(base64, 'base64')));
+  const dense = denseFeatures(label, lm(file.languageModel), lm(file.dgaLanguageModel), model.words);
+  const tokenWeights = new Int16Array(new Uint8Array(Buffer.from(file.tokenWeights, 'base64')).buffer);
+  const embeddings = new Int8Array(new Uint8Array(Buffer.from(file.embeddings, 'base64')).buffer);
+  const x: number[] = [];
+  let z = file.bias;
+  for (let i = 0; i < DENSE_FEATURE_COUNT; i++) {
+    x.push((dense[i] - file.denseMean[i]) / file.denseScale[i]);
+    z += file.denseWeights[i] * x[i];
+  }
+  const { buckets, count } = labelTokens(label, file.tokens);
+  const embedding = new Array<number>(file.embeddingDim).fill(0);
+  let linear = 0;
+  for (let t = 0; t < count; t++) {
+    linear += tokenWeights[buckets[t]];
+    for (let k = 0; k < file.embeddingDim; k++) embedding[k] += embeddings[buckets[t] * file.embeddingDim + k];
+  }
+  const norm = 1 / Math.sqrt(count);
+  z += linear * file.tokenWeightScale * norm;
+  for (const value of embedding) x.push(value * (file.embeddingScale * norm));
+  file.hiddenIn.forEach((row, h) => {
+    const a = row.reduce((sum, w, i) => sum + w * x[i], file.hiddenBias[h]);
+    if (a > 0) z += file.hiddenOut[h] * a;
+  });
+  return 1 / (1 + Math.exp(-z));
+}
 
 function dgaList(family: string): string[] {
   return readFileSync(`${DATA_DIR}/dga/train/${family}.txt`, 'utf8').split('\n').filter(Boolean);
@@ -97,6 +128,16 @@ describe('DGA model', () => {
     expect(model.benignTail(model.burstThreshold)).toBeLessThanOrEqual(0.012);
     expect(model.benignTail(1)).toBeGreaterThan(0);
     expect(model.benignTail(0.5)).toBeGreaterThan(model.benignTail(0.9));
+  });
+
+  it('scores a label exactly as the forward pass written down from the model file', () => {
+    const file = model.file as DgaModelFile;
+    expect(file.pairWeights.every((w) => w === 0)).toBe(true);
+    const labels = [...dgaList('cryptolocker').slice(0, 150), ...dgaList('rovnix').slice(0, 150), ...benignNames('tranco10k.txt').slice(0, 200)]
+      .map((name) => registrableLabel(name)?.label)
+      .filter((label): label is string => label !== undefined);
+    expect(labels.length).toBeGreaterThan(400);
+    for (const label of labels) expect([label, model.scoreLabel(label)]).toEqual([label, referenceScore(file, label)]);
   });
 
   it('rejects a damaged model file with a clear error', () => {

@@ -130,6 +130,8 @@ export class DgaModel {
   private readonly inputSize: number;
   private readonly dense = new Float64Array(DENSE_FEATURE_COUNT);
   private readonly input: Float64Array;
+  /** Per embedding dimension, the sum of a label's token embeddings (scratch of {@link scoreLabel}). */
+  private readonly embeddingSums: Int32Array;
 
   private readonly tailScores: Float64Array;
   private readonly tailShares: Float64Array;
@@ -167,6 +169,7 @@ export class DgaModel {
       this.hiddenIn = this.hiddenBias = this.hiddenOut = this.denseWeights = this.pairWeights = new Float64Array(0);
       this.hasPairs = false;
       this.input = new Float64Array(this.inputSize);
+      this.embeddingSums = new Int32Array(0);
       return;
     }
     this.cnn = undefined;
@@ -182,6 +185,7 @@ export class DgaModel {
     this.pairWeights = Float64Array.from(file.pairWeights);
     this.hasPairs = this.pairWeights.some((w) => w !== 0);
     this.input = new Float64Array(this.inputSize);
+    this.embeddingSums = new Int32Array(file.embeddingDim);
   }
 
   static load(path: string = DEFAULT_DGA_MODEL_PATH, words?: WordSegmenter): DgaModel {
@@ -250,19 +254,22 @@ export class DgaModel {
       z += pairs / 4;
     }
 
+    // Token weights and embeddings are integers: their sums are exact in any order, so they are added as integers
+    // and scaled once.
     const { buckets, count } = labelTokens(label, f.tokens);
-    for (let k = d; k < n; k++) x[k] = 0;
+    const sums = this.embeddingSums;
+    sums.fill(0);
     let linear = 0;
     for (let t = 0; t < count; t++) {
       const b = buckets[t];
       linear += tokenWeights[b];
-      const base = b * dim - d;
-      for (let k = d; k < n; k++) x[k] += embeddings[base + k];
+      const base = b * dim;
+      for (let k = 0; k < dim; k++) sums[k] += embeddings[base + k];
     }
     const norm = 1 / Math.sqrt(count);
     z += linear * f.tokenWeightScale * norm;
     const embeddingNorm = f.embeddingScale * norm;
-    for (let k = d; k < n; k++) x[k] *= embeddingNorm;
+    for (let k = 0; k < dim; k++) x[d + k] = sums[k] * embeddingNorm;
 
     for (let h = 0; h < hiddenOut.length; h++) {
       let a = hiddenBias[h];

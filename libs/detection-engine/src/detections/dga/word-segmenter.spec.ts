@@ -1,4 +1,20 @@
-import { defaultWordSegmenter, WordSegmenter } from './word-segmenter';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_WORD_LIST_PATH, defaultWordSegmenter, WordSegmenter } from './word-segmenter';
+
+/** The cheapest path's cost in bits, by a plain dynamic programme over every substring (the costs of word-segmenter.ts). */
+function referenceBits(label: string, cost: ReadonlyMap<string, number>): number {
+  const single = (code: number) => (code >= 97 && code <= 122 ? 5 : code >= 48 && code <= 57 ? 3.5 : code === 45 || code === 95 ? 1 : 6);
+  const best = [0];
+  for (let end = 1; end <= label.length; end++) {
+    let b = best[end - 1] + single(label.charCodeAt(end - 1));
+    for (let start = 0; start < end; start++) {
+      const word = cost.get(label.slice(start, end));
+      if (word !== undefined) b = Math.min(b, best[start] + word);
+    }
+    best.push(b);
+  }
+  return best[label.length];
+}
 
 describe('WordSegmenter', () => {
   const small = new WordSegmenter(['the', 'head', 'march', 'best', 'buy', 'face', 'book', 'facebook']);
@@ -31,5 +47,24 @@ describe('WordSegmenter', () => {
     expect(words.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(words.words('theirtheandaloneinto')).toEqual(['their', 'the', 'and', 'alone', 'into']);
     expect(() => WordSegmenter.load('/nonexistent/words.txt')).toThrow(/cannot read/);
+  });
+
+  it('finds the cheapest path of a plain search over every substring, with the committed word list', () => {
+    const list = readFileSync(DEFAULT_WORD_LIST_PATH, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    const cost = new Map<string, number>();
+    list.forEach((word, rank) => {
+      if (/^[a-z]{1,40}$/.test(word) && !cost.has(word)) cost.set(word, Math.fround(Math.log2(rank + 2) + 2));
+    });
+    const segmenter = defaultWordSegmenter();
+    const labels = ['theirtheandaloneinto', 'headmarch', 'a', 'ab', 'xq', 'qzxv', 'facebook-login', 'mail2web', 'zz9top', 'aaaaaaaa', 'inthe', 'xkqzvbwmnt'];
+    let seed = 7;
+    const letters = 'abcdefghijklmnopqrstuvwxyz0-';
+    for (let i = 0; i < 300; i++) {
+      let label = '';
+      const length = 1 + (i % 24);
+      for (let k = 0; k < length; k++) label += letters[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % letters.length];
+      labels.push(label);
+    }
+    for (const label of labels) expect(segmenter.segment(label).bitsPerChar * label.length).toBeCloseTo(referenceBits(label, cost), 9);
   });
 });

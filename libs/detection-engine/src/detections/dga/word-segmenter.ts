@@ -42,6 +42,12 @@ export class WordSegmenter {
   private readonly edgeTarget: Int32Array;
   /** Cost of the word ending at node k, or 0 when no word ends there. */
   private readonly wordCost: Float32Array;
+  /**
+   * The node each one- and two-letter prefix leads to (-1: none; two letters at index first * 26 + second): every
+   * start position walks the first two levels, whose nodes have the most edges to scan.
+   */
+  private readonly firstLevel: Int32Array;
+  private readonly secondLevel: Int32Array;
   private readonly best = new Float64Array(MAX_LABEL + 1);
   private readonly from = new Int32Array(MAX_LABEL + 1);
   private readonly isWord = new Uint8Array(MAX_LABEL + 1);
@@ -91,6 +97,11 @@ export class WordSegmenter {
       }
     });
     this.edgeStart[order.length] = e;
+    this.firstLevel = Int32Array.from({ length: 26 }, (_, first) => this.child(0, first));
+    this.secondLevel = Int32Array.from({ length: 26 * 26 }, (_, k) => {
+      const node = this.firstLevel[Math.floor(k / 26)];
+      return node < 0 ? -1 : this.child(node, k % 26);
+    });
   }
 
   static load(path: string = DEFAULT_WORD_LIST_PATH): WordSegmenter {
@@ -138,7 +149,7 @@ export class WordSegmenter {
       for (let j = i; j < n; j++) {
         const cj = label.charCodeAt(j) - 97;
         if (cj < 0 || cj >= 26) break;
-        node = this.child(node, cj);
+        node = j === i ? this.firstLevel[cj] : j === i + 1 ? this.secondLevel[c * 26 + cj] : this.child(node, cj);
         if (node < 0) break;
         const cost = this.wordCost[node];
         if (cost > 0 && base + cost < best[j + 1]) {
