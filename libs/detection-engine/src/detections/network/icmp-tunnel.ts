@@ -1,7 +1,6 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums } from './bucketed-sums';
 import { formatBytes, formatDuration, isIcmp, readFlow } from './flow';
 
@@ -47,13 +46,14 @@ const BYTES = 1;
 const PACKETS = 2;
 
 /** Sums outbound ICMP packets and bytes per (host, Internet destination); a flow without packetsOut counts as one packet. */
-export class IcmpTunnelDetector implements Detector {
+export class IcmpTunnelDetector extends WindowedDetector {
   readonly definition = ICMP_TUNNEL;
   readonly types = ['ip'] as const;
   private readonly options: IcmpTunnelOptions;
   private readonly sums: BucketedSums;
 
   constructor(options: Partial<IcmpTunnelOptions> = {}) {
+    super();
     this.options = { ...DEFAULT_ICMP_TUNNEL_OPTIONS, ...options };
     const { largePacketBytes, minLargePackets, minBytes } = this.options;
     if (!(largePacketBytes > 0) || !(minLargePackets >= 1) || !(minBytes >= 1)) {
@@ -92,19 +92,7 @@ export class IcmpTunnelDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.sums.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.sums.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.sums.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.sums.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.sums;
   }
 }

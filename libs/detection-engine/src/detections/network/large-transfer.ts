@@ -1,7 +1,6 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums } from './bucketed-sums';
 import { type Flow, formatBytes, formatDuration, isBlocked, readFlow } from './flow';
 
@@ -88,7 +87,7 @@ export const TRANSFER_KINDS = {
 } satisfies Record<string, TransferKind>;
 
 /** Sums bytes sent per (host, Internet destination) over flows of one protocol and fires past a volume. */
-export class LargeTransferDetector implements Detector {
+export class LargeTransferDetector extends WindowedDetector {
   readonly definition: DetectionDefinition;
   readonly types = ['ip'] as const;
   private readonly kind: TransferKind;
@@ -98,6 +97,7 @@ export class LargeTransferDetector implements Detector {
   private readonly measures: number[] = [0, 0];
 
   constructor(kind: keyof typeof TRANSFER_KINDS, options: Partial<LargeTransferOptions> = {}) {
+    super();
     this.kind = TRANSFER_KINDS[kind];
     this.definition = this.kind.definition;
     this.options = { ...this.kind.defaults, ...options };
@@ -138,19 +138,7 @@ export class LargeTransferDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.sums.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.sums.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.sums.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.sums.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.sums;
   }
 }

@@ -1,7 +1,6 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums, ONE_CONNECTION } from './bucketed-sums';
 import { formatDuration, formatEndpoint, readFlow } from './flow';
 
@@ -76,7 +75,7 @@ export interface StrobeOptions {
 
 export const DEFAULT_STROBE_OPTIONS: StrobeOptions = { windowMs: 3_600_000, minConnections: 3_600, maxKeys: 100_000, maxEvidence: 10, ignorePorts: [53, 123] };
 
-export class StrobeDetector implements Detector {
+export class StrobeDetector extends WindowedDetector {
   readonly definition = STROBE;
   readonly types = ['ip'] as const;
   private readonly options: StrobeOptions;
@@ -84,6 +83,7 @@ export class StrobeDetector implements Detector {
   private readonly ignorePorts: ReadonlySet<number>;
 
   constructor(options: Partial<StrobeOptions> = {}) {
+    super();
     this.options = { ...DEFAULT_STROBE_OPTIONS, ...options };
     if (!Number.isInteger(this.options.minConnections) || this.options.minConnections < 2) {
       throw new RangeError(`strobe: minConnections must be an integer >= 2, got ${this.options.minConnections}`);
@@ -115,19 +115,7 @@ export class StrobeDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.sums.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.sums.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.sums.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.sums.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.sums;
   }
 }

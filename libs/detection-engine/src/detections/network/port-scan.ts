@@ -1,8 +1,7 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
 import { DistinctWindows } from './distinct-windows';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { formatDuration, isTcpLike, isUnanswered, readFlow } from './flow';
 
 export const PORT_SCAN_VERTICAL: DetectionDefinition = {
@@ -50,7 +49,7 @@ export const DEFAULT_PORT_SCAN_OPTIONS: Record<'vertical' | 'horizontal', PortSc
 };
 
 /** Counts unanswered TCP connection attempts per (host, destination) by port, or per (host, port) by destination. */
-export class PortScanDetector implements Detector {
+export class PortScanDetector extends WindowedDetector {
   readonly definition: DetectionDefinition;
   readonly types = ['ip'] as const;
   private readonly options: PortScanOptions;
@@ -60,6 +59,7 @@ export class PortScanDetector implements Detector {
     private readonly direction: 'vertical' | 'horizontal',
     options: Partial<PortScanOptions> = {},
   ) {
+    super();
     this.definition = direction === 'vertical' ? PORT_SCAN_VERTICAL : PORT_SCAN_HORIZONTAL;
     this.options = { ...DEFAULT_PORT_SCAN_OPTIONS[direction], ...options };
     const { minDistinct, maxItemsPerKey, maxEvidence } = this.options;
@@ -101,19 +101,7 @@ export class PortScanDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.windows.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.windows.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.windows.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.windows.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.windows;
   }
 }

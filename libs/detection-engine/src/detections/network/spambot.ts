@@ -1,10 +1,9 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
 import { registeredDomain } from '../../domain';
 import { hostKeyOf } from '../../observed-event';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
 import { DistinctWindows } from './distinct-windows';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { formatDuration, isTcpLike, readFlow } from './flow';
 
 export const SPAMBOT_SMTP: DetectionDefinition = {
@@ -66,7 +65,7 @@ function sample(items: string[]): string {
 }
 
 /** Distinct Internet hosts one host connects to on TCP port 25. */
-export class DirectSmtpDetector implements Detector {
+export class DirectSmtpDetector extends WindowedDetector {
   readonly definition = SPAMBOT_SMTP;
   readonly types = ['ip'] as const;
   private readonly options: SpambotOptions;
@@ -74,6 +73,7 @@ export class DirectSmtpDetector implements Detector {
   private readonly windows: DistinctWindows;
 
   constructor(options: Partial<SpambotOptions> = {}) {
+    super();
     this.options = checked(SPAMBOT_SMTP.id, { ...DEFAULT_SMTP_OPTIONS, ...options });
     this.mailServers = new Set(this.options.mailServers);
     this.windows = new DistinctWindows({ windowMs: this.options.windowMs, maxKeys: this.options.maxKeys, maxItemsPerKey: this.options.maxItemsPerKey });
@@ -101,25 +101,13 @@ export class DirectSmtpDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.windows.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.windows.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.windows.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.windows.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.windows;
   }
 }
 
 /** Distinct registered domains whose MX records one host looks up. */
-export class MxLookupDetector implements Detector {
+export class MxLookupDetector extends WindowedDetector {
   readonly definition = MX_LOOKUP_VOLUME;
   readonly types = ['dns'] as const;
   private readonly options: SpambotOptions;
@@ -127,6 +115,7 @@ export class MxLookupDetector implements Detector {
   private readonly windows: DistinctWindows;
 
   constructor(options: Partial<SpambotOptions> = {}) {
+    super();
     this.options = checked(MX_LOOKUP_VOLUME.id, { ...DEFAULT_MX_OPTIONS, ...options });
     this.mailServers = new Set(this.options.mailServers);
     this.windows = new DistinctWindows({ windowMs: this.options.windowMs, maxKeys: this.options.maxKeys, maxItemsPerKey: this.options.maxItemsPerKey });
@@ -156,19 +145,7 @@ export class MxLookupDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.windows.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.windows.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.windows.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.windows.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.windows;
   }
 }

@@ -1,7 +1,6 @@
-import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
-import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
-import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
+import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
+import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums, ONE_CONNECTION } from './bucketed-sums';
 import { type Flow, formatDuration, formatEndpoint, isBlocked, isTcpLike, readFlow } from './flow';
 import { serviceOfPort } from './ports';
@@ -77,13 +76,14 @@ export interface UnusualPortVolumeOptions {
 
 export const DEFAULT_UNUSUAL_PORT_VOLUME_OPTIONS: UnusualPortVolumeOptions = { windowMs: 600_000, minConnections: 10, maxKeys: 100_000, maxEvidence: 10 };
 
-export class UnusualPortVolumeDetector implements Detector {
+export class UnusualPortVolumeDetector extends WindowedDetector {
   readonly definition = UNUSUAL_PORT_VOLUME;
   readonly types = ['ip'] as const;
   private readonly options: UnusualPortVolumeOptions;
   private readonly sums: BucketedSums;
 
   constructor(options: Partial<UnusualPortVolumeOptions> = {}) {
+    super();
     this.options = { ...DEFAULT_UNUSUAL_PORT_VOLUME_OPTIONS, ...options };
     if (!Number.isInteger(this.options.minConnections) || this.options.minConnections < 2) {
       throw new RangeError(`unusual_port_volume: minConnections must be an integer >= 2, got ${this.options.minConnections}`);
@@ -114,19 +114,7 @@ export class UnusualPortVolumeDetector implements Detector {
     };
   }
 
-  keyedState(): readonly KeyedState[] {
-    return this.sums.keyedState();
-  }
-
-  stateStats(): DetectorStateStats {
-    return this.sums.stats();
-  }
-
-  snapshot(events: SnapshotEventWriter): unknown {
-    return this.sums.snapshot(events);
-  }
-
-  restore(state: unknown, events: SnapshotEventReader): void {
-    this.sums.restore(state, events, this.definition.id);
+  protected windowedState(): WindowedState {
+    return this.sums;
   }
 }
