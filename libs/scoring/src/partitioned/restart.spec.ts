@@ -9,7 +9,9 @@ import { ScoringConsumer } from '../scoring.consumer';
 import { analyticIds, HANDOVER_STEPS, handoverRecords, uninterruptedFindings } from './handover-fixture';
 
 Logger.overrideLogger(false);
-jest.setTimeout(25_000);
+// Two consumer start-ups and their scoring took 24 s alone on a slow 2-core machine, more under a full test run.
+// Each wait below has its own deadline, so a hang still fails early.
+jest.setTimeout(90_000);
 
 async function findingsOn(bus: Bus): Promise<FindingRecord[]> {
   const seen: FindingRecord[] = [];
