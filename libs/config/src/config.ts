@@ -128,6 +128,8 @@ export interface VigilConfig {
   scoringMemoryBytes: number;
   /** All-in-one: telemetry is refused (429) while scoring is further behind than this (`VIGIL_SCORING_BACKLOG_MS`; 0: never). */
   scoringBacklogMs: number;
+  /** All-in-one: how long a telemetry body waits for scoring to make room before that 429 (`VIGIL_SCORING_ADMISSION_WAIT_MS`; 0: refused at once). */
+  scoringAdmissionWaitMs: number;
   /**
    * Scoring engine: worker threads that score (`VIGIL_SCORING_WORKERS`, default the number of cores); 0 scores in
    * the main thread. Optional here so hand-built configurations in tests score in their own thread.
@@ -401,6 +403,7 @@ export function loadConfig(env: Env = process.env): VigilConfig {
     snapshotIntervalMs: readInteger(env, 'VIGIL_SNAPSHOT_INTERVAL_MS', 10_000, 100, 3_600_000),
     scoringMemoryBytes: readInteger(env, 'VIGIL_SCORING_MEMORY_MB', 64, 16, 262_144) * 1024 * 1024,
     scoringBacklogMs: readInteger(env, 'VIGIL_SCORING_BACKLOG_MS', 500, 0, 600_000),
+    scoringAdmissionWaitMs: readInteger(env, 'VIGIL_SCORING_ADMISSION_WAIT_MS', 5_000, 0, 60_000),
     scoringWorkers: readInteger(env, 'VIGIL_SCORING_WORKERS', availableParallelism(), 0, 64),
     scoringNice: readInteger(env, 'VIGIL_SCORING_NICE', 10, 0, 19),
     ingestWorkers: readInteger(env, 'VIGIL_INGEST_WORKERS', Math.max(1, Math.floor(availableParallelism() / 2)), 0, 64),

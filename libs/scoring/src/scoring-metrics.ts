@@ -131,11 +131,28 @@ new Gauge({
 });
 new Counter({
   name: 'vigil_ingest_shed_total',
-  help: 'Telemetry bodies refused with 429 because scoring in this process was further behind than VIGIL_SCORING_BACKLOG_MS',
+  help: 'Telemetry bodies refused with 429 because scoring in this process stayed further behind than VIGIL_SCORING_BACKLOG_MS for VIGIL_SCORING_ADMISSION_WAIT_MS',
   registers: [metricsRegistry],
   collect() {
     this.reset();
     this.inc(scoringBacklog.shedCount);
+  },
+});
+new Counter({
+  name: 'vigil_ingest_admission_waited_total',
+  help: 'Telemetry bodies let in after waiting for scoring in this process to make room',
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    this.inc(scoringBacklog.waitedCount);
+  },
+});
+new Gauge({
+  name: 'vigil_ingest_admission_waiting',
+  help: 'Telemetry bodies waiting now for scoring in this process to make room',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(scoringBacklog.waitingCount);
   },
 });
 

@@ -60,6 +60,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private timer?: NodeJS.Timeout;
   private readonly tickMs: number;
   private readonly backlogMs: number;
+  private readonly admissionWaitMs: number;
   private readonly topics: Record<ScoringTopic, string>;
   private readonly group: string;
 
@@ -73,6 +74,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   ) {
     readiness.expect('scoring-engine');
     this.backlogMs = config.scoringBacklogMs;
+    this.admissionWaitMs = config.scoringAdmissionWaitMs;
     const threads = config.scoringWorkers ?? 0;
     this.engines =
       threads > 0
@@ -130,12 +132,13 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
       this.scorer.tick().catch((error: unknown) => this.logger.warn(`state checkpoint failed, retried next time: ${String(error)}`));
     }, this.tickMs);
     this.timer.unref();
-    scoringBacklog.arm({ maxDelayMs: this.backlogMs, floorEvents: BACKLOG_FLOOR_EVENTS });
+    scoringBacklog.arm({ maxDelayMs: this.backlogMs, floorEvents: BACKLOG_FLOOR_EVENTS, admissionWaitMs: this.admissionWaitMs });
     this.readiness.ready('scoring-engine');
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    scoringBacklog.stopWaiting();
     // A clean stop saves every partition's progress, so the next owner does not re-score it.
     await this.scorer.flush().catch((error: unknown) => this.logger.warn(`final state checkpoint failed: ${String(error)}`));
     await this.subscription?.close();

@@ -57,4 +57,97 @@ describe('ScoringBacklog', () => {
     b.published(1_000_000);
     expect(b.admit()).toBe(true);
   });
+
+  describe('waiting for room', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    /** Armed with a 1,000-event floor and no rate yet, so the limit is 1,000 events. */
+    function armed(options: { admissionWaitMs?: number; maxWaiting?: number } = {}): ScoringBacklog {
+      const b = backlog();
+      b.arm({ maxDelayMs: 500, floorEvents: 1_000, admissionWaitMs: 5_000, ...options });
+      return b;
+    }
+
+    it('lets a body in as soon as scoring has made room, instead of refusing it', async () => {
+      const b = armed();
+      b.published(3_000);
+      const admission = b.admit();
+      expect(admission).toBeInstanceOf(Promise);
+      expect(b.waitingCount).toBe(1);
+      b.scored(1_500);
+      expect(b.waitingCount).toBe(1);
+      b.scored(600);
+      expect(b.waitingCount).toBe(0);
+      await expect(admission).resolves.toBe(true);
+      expect(b.waitedCount).toBe(1);
+      expect(b.shedCount).toBe(0);
+    });
+
+    it('lets waiting bodies in one at a time, in arrival order, each once the previous one was published', async () => {
+      const b = armed();
+      b.published(3_000);
+      const order: string[] = [];
+      const first = Promise.resolve(b.admit()).then((ok) => order.push(`first ${ok}`));
+      const second = Promise.resolve(b.admit()).then((ok) => order.push(`second ${ok}`));
+      b.scored(3_000);
+      await first;
+      expect(order).toEqual(['first true']);
+      // The room is there, but the first body has not shown up in the backlog yet: a newcomer queues too.
+      expect(b.admit()).toBeInstanceOf(Promise);
+      expect(b.waitingCount).toBe(2);
+      b.published(2_000);
+      expect(b.waitingCount).toBe(2);
+      b.scored(1_000);
+      await second;
+      expect(order).toEqual(['first true', 'second true']);
+      expect(b.waitingCount).toBe(1);
+    });
+
+    it('moves on when a body let in is never published (refused as bad, or its sender gone)', async () => {
+      const b = armed();
+      b.published(3_000);
+      const first = b.admit();
+      const second = b.admit();
+      b.scored(3_000);
+      await expect(first).resolves.toBe(true);
+      jest.advanceTimersByTime(1_999);
+      expect(b.waitingCount).toBe(1);
+      jest.advanceTimersByTime(1);
+      await expect(second).resolves.toBe(true);
+    });
+
+    it('refuses a body still waiting when its time is up, and one that finds the queue full at once', async () => {
+      const b = armed({ admissionWaitMs: 300, maxWaiting: 2 });
+      b.published(3_000);
+      const waiting = [b.admit(), b.admit()];
+      expect(b.admit()).toBe(false);
+      expect(b.shedCount).toBe(1);
+      jest.advanceTimersByTime(300);
+      await expect(Promise.all(waiting)).resolves.toEqual([false, false]);
+      expect(b.waitingCount).toBe(0);
+      expect(b.shedCount).toBe(3);
+      // Scoring catching up later lets nobody in twice: the refused bodies are gone from the queue.
+      b.scored(3_000);
+      expect(b.waitedCount).toBe(0);
+      expect(b.admit()).toBe(true);
+    });
+
+    it('refuses the bodies waiting when scoring stops, and later ones at once', async () => {
+      const b = armed();
+      b.published(3_000);
+      const waiting = b.admit();
+      b.stopWaiting();
+      await expect(waiting).resolves.toBe(false);
+      expect(b.admit()).toBe(false);
+      expect(b.shedCount).toBe(2);
+    });
+
+    it('refuses at once when waiting is turned off', () => {
+      const b = armed({ admissionWaitMs: 0 });
+      b.published(3_000);
+      expect(b.admit()).toBe(false);
+      expect(b.waitingCount).toBe(0);
+    });
+  });
 });

@@ -4,7 +4,7 @@ import { credentialRuleFor, type Credential, type CredentialRule } from './route
 import { allowedMethods, pathOf } from './route-table';
 import { scoringBacklog } from '../flow/scoring-backlog';
 
-/** A shed body is retried soon: the backlog it waits for drains within about a second. */
+/** A refused body is retried soon: the backlog it waited for drains within seconds. */
 const SHED_RETRY_AFTER_SECONDS = 1;
 
 declare module 'fastify' {
@@ -23,7 +23,8 @@ export type VerifierLookup = (credential: Exclude<Credential, 'none'>) => Creden
  * 1. an unknown path is answered 404, a known path with a method it does not serve 405 with `Allow`;
  * 2. the route's credential (ROUTE_CREDENTIALS) is checked by its verifier: 401/403/429 with `{message}`, or the
  *    principal is attached to the request for the handlers (and the Nest guards, which then do not count it again);
- * 3. telemetry is refused with 429 while scoring in this process is too far behind (flow/scoring-backlog.ts).
+ * 3. telemetry waits while scoring in this process is too far behind, and is refused with 429 if scoring has not
+ *    made room in time (flow/scoring-backlog.ts).
  * Whatever body a refused request carries is then discarded unread (see unread-body.ts).
  */
 export function registerRequestGate(fastify: FastifyInstance, verifierFor: VerifierLookup, rules?: readonly CredentialRule[]): void {
@@ -58,7 +59,7 @@ export function registerRequestGate(fastify: FastifyInstance, verifierFor: Verif
       return refuse(reply, check.status, check.message);
     }
     request.principal = check.principal ?? null;
-    if (rule.shedWhenScoringBehind === true && !scoringBacklog.admit()) {
+    if (rule.shedWhenScoringBehind === true && !(await scoringBacklog.admit())) {
       void reply.header('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
       return refuse(reply, 429, `Scoring is ${scoringBacklog.backlogEvents} events behind; retry after ${SHED_RETRY_AFTER_SECONDS} s`);
     }
