@@ -242,6 +242,8 @@ function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<No
     `| largest sample (minute ${(peakSample.atMs / 60_000).toFixed(1)}) | RSS ${(peakSample.rssBytes / MB).toFixed(0)} MB (${(peakSample.rssFileBytes / MB).toFixed(0)} MB of it file-backed: mapped code of node and the ClickHouse library): heap ${(peakSample.heapUsedBytes / MB).toFixed(0)} (main) + ${mbOf(peakSample.threadHeapUsedBytes)} (scoring threads), external ${mbOf(peakSample.externalBytes)}, store engine ${mbOf(peakSample.storeEngineBytes)} MB${engineActivity(peakSample)} |`,
   );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
+  const uploads = result.probes.map((p) => p.uploadMs);
+  console.log(`| time from POST to 200 of those uploads (waiting for admission, retries included) | p50 ${fmt(percentile(uploads, 50) ?? NaN)} ms, p95 ${fmt(percentile(uploads, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
   console.log(`| GET /v1/account/status under load (${result.statusLatenciesMs.length} polls) | p50 ${fmt(percentile(result.statusLatenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(result.statusLatenciesMs, 99) ?? NaN)} ms |`);

@@ -16,7 +16,9 @@ export interface ProbeTargets {
 export interface ProbeResult {
   host: string;
   atMs: number;
-  /** Time to the visible finding; undefined when none appeared within the timeout. */
+  /** Time from the first POST to its 200: waiting for admission and retries after 429/503 included. */
+  uploadMs: number;
+  /** Time from the 200 to the visible finding; undefined when none appeared within the timeout. */
   latencyMs?: number;
 }
 
@@ -51,6 +53,7 @@ export class MaliciousHostProbes {
     const domain = `sustained-probe-${n}-${Date.now().toString(36)}.net`;
     let follow = (await api(this.targets.findings, 'GET', '/v1/findings?schema=ocsf&maxAge=60s')).body.follow as string;
     const events = tunnelDnsEvents(30, { domain, srcIP: host, startTs: Date.now() - 15_000, intervalMs: 500 });
+    const posted = performance.now();
     let res = await api(this.targets.ingest, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     // Refused while scoring catches up: retry as a sensor does, after Retry-After. The clock starts at the 200.
     while (res.status === 429 || res.status === 503) {
@@ -58,7 +61,7 @@ export class MaliciousHostProbes {
       res = await api(this.targets.ingest, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     }
     const answered = performance.now();
-    const result: ProbeResult = { host, atMs: Date.now() - this.started };
+    const result: ProbeResult = { host, atMs: Date.now() - this.started, uploadMs: answered - posted };
     this.results.push(result);
     if (res.status !== 200) return;
     while (performance.now() - answered < this.timeoutMs) {
