@@ -15,6 +15,20 @@ async function metric(vigil: VigilProcess, name: string): Promise<number> {
   return line === undefined ? NaN : Number(line.slice(name.length + 1));
 }
 
+/** A Vigil of its own for the enclosing describe block, with a backlog limit of 1 ms and the given wait. */
+function vigilWaiting(admissionWaitMs: number): () => VigilProcess {
+  let vigil: VigilProcess;
+  beforeAll(async () => {
+    vigil = await startVigil({
+      env: { VIGIL_RATE_LIMIT: '100000/60s', VIGIL_SCORING_BACKLOG_MS: '1', VIGIL_SCORING_ADMISSION_WAIT_MS: String(admissionWaitMs) },
+    });
+  });
+  afterAll(async () => {
+    await vigil?.stop();
+  });
+  return () => vigil;
+}
+
 async function scoredReaches(vigil: VigilProcess, events: number): Promise<number> {
   const deadline = Date.now() + 60_000;
   while ((await metric(vigil, 'vigil_events_scored_total')) < events && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
@@ -22,15 +36,10 @@ async function scoredReaches(vigil: VigilProcess, events: number): Promise<numbe
 }
 
 describe('without waiting (VIGIL_SCORING_ADMISSION_WAIT_MS=0)', () => {
-  let vigil: VigilProcess;
-  beforeAll(async () => {
-    vigil = await startVigil({ env: { VIGIL_RATE_LIMIT: '100000/60s', VIGIL_SCORING_BACKLOG_MS: '1', VIGIL_SCORING_ADMISSION_WAIT_MS: '0' } });
-  });
-  afterAll(async () => {
-    await vigil?.stop();
-  });
+  const vigilProcess = vigilWaiting(0);
 
   it('answers 429 with Retry-After while scoring is behind, then accepts again once it has caught up', async () => {
+    const vigil = vigilProcess();
     const post = () => api(vigil, 'POST', '/v1/events/dns', { body, headers: { 'content-encoding': 'gzip' } });
 
     const first = await post();
@@ -55,15 +64,10 @@ describe('without waiting (VIGIL_SCORING_ADMISSION_WAIT_MS=0)', () => {
 });
 
 describe('waiting for room (the default)', () => {
-  let vigil: VigilProcess;
-  beforeAll(async () => {
-    vigil = await startVigil({ env: { VIGIL_RATE_LIMIT: '100000/60s', VIGIL_SCORING_BACKLOG_MS: '1', VIGIL_SCORING_ADMISSION_WAIT_MS: '60000' } });
-  });
-  afterAll(async () => {
-    await vigil?.stop();
-  });
+  const vigilProcess = vigilWaiting(60_000);
 
   it('holds bodies that find scoring behind and lets them in, one by one, as scoring makes room: no 429', async () => {
+    const vigil = vigilProcess();
     const post = () => api(vigil, 'POST', '/v1/events/dns', { body, headers: { 'content-encoding': 'gzip' } });
     const first = await post();
     expect(first.status).toBe(200);

@@ -117,6 +117,21 @@ describe('ScoringBacklog', () => {
       await expect(second).resolves.toBe(true);
     });
 
+    it('hands the room on when the body let in is answered without being published, and skips senders gone', async () => {
+      const b = armed();
+      b.published(3_000);
+      const first = b.admit();
+      const hungUp = b.admit(() => true);
+      const third = b.admit();
+      b.scored(3_000);
+      await expect(first).resolves.toBe(true);
+      expect(b.waitingCount).toBe(2);
+      b.settled();
+      await expect(hungUp).resolves.toBe(false);
+      await expect(third).resolves.toBe(true);
+      expect(b.waitedCount).toBe(2);
+    });
+
     it('refuses a body still waiting when its time is up, and one that finds the queue full at once', async () => {
       const b = armed({ admissionWaitMs: 300, maxWaiting: 2 });
       b.published(3_000);

@@ -29,14 +29,16 @@ const DEFAULT_FLOOR_EVENTS = 10_000;
 const DEFAULT_MAX_WAITING = 256;
 /**
  * A body let in from the queue is read, prepared and published before the backlog shows it; the next one waits
- * for that (published() ends the hand-over), so two waiting bodies do not both slip in on the same room. A body
- * that never gets published (refused as bad, or its sender gone) holds the queue no longer than this.
+ * for that (published() or its answer, settled(), ends the hand-over), so two waiting bodies do not both slip in
+ * on the same room. A body that is never answered holds the queue no longer than this.
  */
 const HANDOVER_TIMEOUT_MS = 2_000;
 
 interface Waiter {
   admit: (admitted: boolean) => void;
   timer: NodeJS.Timeout;
+  /** The sender hung up while waiting: skipped rather than given the room. */
+  gone: () => boolean;
 }
 
 export class ScoringBacklog {
@@ -112,9 +114,10 @@ export class ScoringBacklog {
 
   /**
    * Whether a new body may be read now (true), after waiting for room (a promise of true), or not at all
-   * (false, or a promise of false once its wait is up): the caller then refuses it with 429.
+   * (false, or a promise of false once its wait is up): the caller then refuses it with 429. `gone` tells
+   * whether the sender has hung up meanwhile.
    */
-  admit(): boolean | Promise<boolean> {
+  admit(gone: () => boolean = () => false): boolean | Promise<boolean> {
     if (this.waiting.length === 0 && this.hasRoom()) return true;
     if (this.admissionWaitMs <= 0 || this.waiting.length >= this.maxWaiting) {
       this.shed += 1;
@@ -123,6 +126,7 @@ export class ScoringBacklog {
     return new Promise<boolean>((admit) => {
       const waiter: Waiter = {
         admit,
+        gone,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
           this.shed += 1;
@@ -143,13 +147,24 @@ export class ScoringBacklog {
     }
   }
 
+  /** The body let in last was answered (accepted or not): the next may go, published or not. */
+  settled(): void {
+    this.endHandover();
+  }
+
   private hasRoom(): boolean {
     return this.maxDelayMs <= 0 || this.backlogEvents <= this.limitEvents;
   }
 
   private letNextIn(): void {
-    if (this.handover !== undefined || this.waiting.length === 0 || !this.hasRoom()) return;
-    const waiter = this.waiting.shift()!;
+    if (this.handover !== undefined || !this.hasRoom()) return;
+    let waiter = this.waiting.shift();
+    while (waiter !== undefined && waiter.gone()) {
+      clearTimeout(waiter.timer);
+      waiter.admit(false);
+      waiter = this.waiting.shift();
+    }
+    if (waiter === undefined) return;
     clearTimeout(waiter.timer);
     this.waited += 1;
     this.handover = setTimeout(() => this.endHandover(), HANDOVER_TIMEOUT_MS).unref();

@@ -47,6 +47,11 @@ export function registerRequestGate(fastify: FastifyInstance, verifierFor: Verif
     }
   });
 
+  // A body let in after waiting hands the room on once answered, even when it was refused and never published.
+  fastify.addHook('onResponse', async (request) => {
+    if (credentialRuleFor(request.routeOptions.url ?? '', rules)?.shedWhenScoringBehind === true) scoringBacklog.settled();
+  });
+
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.is404) return answerUnknownRoute(fastify, request, reply);
     const rule = credentialRuleFor(request.routeOptions.url ?? '', rules);
@@ -59,7 +64,7 @@ export function registerRequestGate(fastify: FastifyInstance, verifierFor: Verif
       return refuse(reply, check.status, check.message);
     }
     request.principal = check.principal ?? null;
-    if (rule.shedWhenScoringBehind === true && !(await scoringBacklog.admit())) {
+    if (rule.shedWhenScoringBehind === true && !(await scoringBacklog.admit(() => request.raw.socket.destroyed))) {
       void reply.header('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
       return refuse(reply, 429, `Scoring is ${scoringBacklog.backlogEvents} events behind; retry after ${SHED_RETRY_AFTER_SECONDS} s`);
     }
