@@ -48,8 +48,9 @@ export function registerRequestGate(fastify: FastifyInstance, verifierFor: Verif
   });
 
   // A body let in after waiting hands the room on once answered, even when it was refused and never published.
+  const letInAfterWaiting = new WeakSet<FastifyRequest>();
   fastify.addHook('onResponse', async (request) => {
-    if (credentialRuleFor(request.routeOptions.url ?? '', rules)?.shedWhenScoringBehind === true) scoringBacklog.settled();
+    if (letInAfterWaiting.delete(request)) scoringBacklog.settled();
   });
 
   fastify.addHook('onRequest', async (request, reply) => {
@@ -64,10 +65,14 @@ export function registerRequestGate(fastify: FastifyInstance, verifierFor: Verif
       return refuse(reply, check.status, check.message);
     }
     request.principal = check.principal ?? null;
-    if (rule.shedWhenScoringBehind === true && !(await scoringBacklog.admit(() => request.raw.socket.destroyed))) {
+    if (rule.shedWhenScoringBehind !== true) return;
+    const admission = scoringBacklog.admit(() => request.raw.socket.destroyed);
+    const admitted = await admission;
+    if (!admitted) {
       void reply.header('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
       return refuse(reply, 429, `Scoring is ${scoringBacklog.backlogEvents} events behind; retry after ${SHED_RETRY_AFTER_SECONDS} s`);
     }
+    if (admission instanceof Promise) letInAfterWaiting.add(request);
   });
 }
 
