@@ -24,6 +24,11 @@ export class LruMap<K, V> implements KeyedState {
   private freeSlots: number[] = [];
   private oldest = NONE;
   private newest = NONE;
+  /**
+   * Bytes each entry holds outside the map (an owner's per-slot arrays, see {@link slotOf}), which the state
+   * budget adds to its estimate of an entry.
+   */
+  extraBytesPerEntry = 0;
   /** Keys added since the last eviction (by the size cap or the state budget), and how many the map held then. */
   private addedSinceEviction = 0;
   private sizeAtEviction = 0;
@@ -55,6 +60,32 @@ export class LruMap<K, V> implements KeyedState {
     return this.entries[slot];
   }
 
+  /**
+   * The slot of a key, marked most recently used; -1 when absent. Slots are numbered densely from 0 (up to
+   * `maxSize`) and a slot is reused once its key leaves, so an owner can keep per-entry numbers in arrays of its own
+   * indexed by slot, written when {@link addNew} hands the slot out.
+   */
+  slotOf(key: K): number {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return NONE;
+    this.touch(slot);
+    return slot;
+  }
+
+  /** The slot of a key without touching its recency; -1 when absent. */
+  peekSlot(key: K): number {
+    return this.slots.get(key) ?? NONE;
+  }
+
+  /** The value held in a slot that {@link slotOf} or {@link addNew} gave. */
+  valueAt(slot: number): V {
+    return this.entries[slot] as V;
+  }
+
+  setValueAt(slot: number, value: V): void {
+    this.entries[slot] = value;
+  }
+
   /** Returns the value without touching its recency. */
   peek(key: K): V | undefined {
     const slot = this.slots.get(key);
@@ -81,7 +112,7 @@ export class LruMap<K, V> implements KeyedState {
    * {@link set}'s lookup of the key, which on maps of many keys is a cache miss of its own, and detections add a
    * key for almost every new flow or name.
    */
-  addNew(key: K, value: V): void {
+  addNew(key: K, value: V): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
       slot = this.keys.length;
@@ -96,6 +127,7 @@ export class LruMap<K, V> implements KeyedState {
     this.addedSinceEviction++;
     this.append(slot);
     while (this.slots.size > this.maxSize) this.evict(this.oldest);
+    return slot;
   }
 
   /** Drops the `count` least recently used entries (telling `onEvict`); returns how many were dropped. */
@@ -129,6 +161,14 @@ export class LruMap<K, V> implements KeyedState {
     for (let slot = this.oldest; slot !== NONE; slot = this.newer[slot]) {
       const key = this.keys[slot];
       if (key !== undefined) yield [key, this.entries[slot] as V];
+    }
+  }
+
+  /** Keys with their slots, least recently used first (not to be changed while iterating). */
+  *slotItems(): IterableIterator<[K, number]> {
+    for (let slot = this.oldest; slot !== NONE; slot = this.newer[slot]) {
+      const key = this.keys[slot];
+      if (key !== undefined) yield [key, slot];
     }
   }
 

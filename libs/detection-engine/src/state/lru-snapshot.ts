@@ -19,6 +19,13 @@ export function writeLru<V>(map: LruMap<string, V>, encode: (value: V, key: stri
   return out;
 }
 
+/** {@link writeLru} for an owner that keeps part of each entry in arrays of its own, by slot (LruMap.slotOf). */
+export function writeLruBySlot<V>(map: LruMap<string, V>, encode: (slot: number, key: string) => unknown, keys?: KeyWriter): unknown[] {
+  const out: unknown[] = [];
+  for (const [key, slot] of map.slotItems()) out.push(keys === undefined ? key : keys.string(key), encode(slot, key));
+  return out;
+}
+
 /**
  * Replaces the map's content with a {@link writeLru} list (undefined: empties it). Everything is decoded
  * before the map is touched, so a malformed list leaves the map as it was. Re-inserting in order keeps the

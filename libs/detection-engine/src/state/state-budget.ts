@@ -16,6 +16,8 @@ export interface KeyedState {
   items(): IterableIterator<[unknown, unknown]>;
   /** Drops the `count` least recently used entries; returns how many were dropped. */
   evictOldest(count: number): number;
+  /** Bytes each entry holds besides its key and value (per-slot arrays of the map's owner). */
+  readonly extraBytesPerEntry?: number;
 }
 
 /** How the budget treats one registered map. */
@@ -185,7 +187,7 @@ export class StateBudget {
       }
       const [key, value] = next.value;
       seen.clear();
-      const bytes = estimateBytes(key, seen) + estimateBytes(value, seen) + LRU_ENTRY_BYTES;
+      const bytes = estimateBytes(key, seen) + estimateBytes(value, seen) + LRU_ENTRY_BYTES + (state.extraBytesPerEntry ?? 0);
       map.sampled++;
       // A running mean that settles on the map's typical entry and follows it as windows fill up.
       map.entryBytes += (bytes - map.entryBytes) / Math.min(map.sampled, 256);

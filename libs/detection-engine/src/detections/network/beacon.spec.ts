@@ -1,4 +1,5 @@
 import { seededRandom } from '../../testing/fixtures';
+import { detectorSnapshot } from '../../testing/snapshot-roundtrip';
 import { BeaconDetector } from './beacon';
 import { flow, hitsOf, T0 } from './flow-fixtures';
 
@@ -14,7 +15,27 @@ function timer(count: number, periodS: number, jitter: number, seed = 1, destIP 
   });
 }
 
+/** The one pair of a beacon detector's snapshot: [firstSeenMs, total, times (s, deltas), sizes, lastScoredMs, verdict, unreported, events]. */
+function onlyPair(detector: BeaconDetector): unknown {
+  const { p } = detectorSnapshot(detector).state as { p: unknown[] };
+  expect(p).toHaveLength(2);
+  return p[1];
+}
+
 describe('BeaconDetector', () => {
+  it('keeps a pair seen once as its first connection left it, with no object of its own until a second', () => {
+    const detector = new BeaconDetector();
+    const [pairs] = detector.keyedState();
+    const firstS = Math.floor(T0 / 1000);
+    detector.inspect(flow(T0, { destIP: C2, bytesOut: 400, bytesIn: 220 }));
+    expect([...pairs.items()].map(([, pair]) => pair)).toEqual([undefined]);
+    expect(pairs.extraBytesPerEntry).toBe(16);
+    expect(onlyPair(detector)).toEqual([T0, 1, [firstS], [620], T0, 0, 1, []]);
+    detector.inspect(flow(T0 + 20 * 60_000, { destIP: C2, bytesOut: 500, bytesIn: 220 }));
+    expect(onlyPair(detector)).toEqual([T0, 2, [firstS, 1_200], [620, 720], T0 + 20 * 60_000, 0, 2, []]);
+    expect([...pairs.items()][0][1]).toMatchObject({ firstSeenMs: T0, total: 2 });
+  });
+
   it('fires on a 60 s timer with 30 % jitter, explaining the score', () => {
     const hits = hitsOf(new BeaconDetector(), timer(90, 60, 0.3));
     expect(hits.length).toBeGreaterThan(50);

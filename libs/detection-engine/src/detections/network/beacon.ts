@@ -3,7 +3,7 @@ import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
-import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readLru, writeLru, writeLruBySlot } from '../../state/lru-snapshot';
 import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, fail, writeDeltas, writeNumber } from '../../state/snapshot';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
 import { dataSizeScore, durationScore, histogramShape, timestampScore } from './beacon-score';
@@ -96,12 +96,31 @@ function everyOther(list: readonly number[], from: number): number[] {
 
 /** First connections held per detector while pairs are being evicted (about 350 KB). */
 const FIRST_SIGHTING_SLOTS = 16_384;
+/** Numbers kept per pair that has had one connection: its time and size. */
+const FIRST_CONNECTION_WIDTH = 2;
+
+/**
+ * A pair as its first connection left it: counted and unreported, and scored (a first connection is too few
+ * for a verdict) at its time.
+ */
+function afterFirstConnection(timeMs: number, bytes: number): PairState {
+  // Made with the first connection in place: most pairs see only a few, and a list grown by push from empty
+  // would reserve room for 17.
+  const connections = [Math.floor(timeMs / 1000), bytes];
+  return { firstSeenMs: timeMs, total: 1, connections, lastScoredMs: timeMs, verdict: undefined, unreported: 1, pending: undefined };
+}
 
 export class BeaconDetector implements Detector {
   readonly definition = BEACON_IP;
   readonly types = ['ip'] as const;
   private readonly options: BeaconOptions;
-  private readonly pairs: LruMap<string, PairState>;
+  /**
+   * Per (host, destination) its connections, or undefined while the pair has had one connection: that one's
+   * time and size are then in {@link firstConnections}, by the pair's slot. Most pairs never see a second.
+   */
+  private readonly pairs: LruMap<string, PairState | undefined>;
+  /** [timeMs, bytes] per slot of {@link pairs}, for pairs with one connection so far. */
+  private firstConnections = new Float64Array(0);
   private readonly hostFirstSeen: LruMap<string, number>;
   private readonly ignorePorts: ReadonlySet<number>;
   private readonly allowed: CidrSet;
@@ -122,6 +141,7 @@ export class BeaconDetector implements Detector {
     }
     if (!(this.options.periodMs > 0)) throw new RangeError('beacon_ip: periodMs must be positive');
     this.pairs = new LruMap(this.options.maxKeys);
+    this.pairs.extraBytesPerEntry = 8 * FIRST_CONNECTION_WIDTH;
     this.hostFirstSeen = new LruMap(this.options.maxKeys);
     this.ignorePorts = new Set(this.options.ignorePorts);
     this.allowed = new CidrSet(this.options.allowDestinations);
@@ -142,11 +162,13 @@ export class BeaconDetector implements Detector {
 
     const key = flow.pairKey;
     const bytes = (flow.bytesOut ?? 0) + (flow.bytesIn ?? 0);
-    let pair = this.pairs.get(key);
-    if (pair === undefined) {
+    const slot = this.pairs.slotOf(key);
+    let pair: PairState | undefined;
+    if (slot < 0) {
       pair = this.newPair(key, observed.timeMs, bytes);
       if (pair === undefined) return undefined;
     } else {
+      pair = this.pairs.valueAt(slot) ?? this.secondConnection(slot);
       this.addConnection(pair, observed.timeMs, bytes);
     }
     pair.unreported++;
@@ -168,30 +190,58 @@ export class BeaconDetector implements Detector {
   }
 
   /**
-   * The state of a pair not in the map, with its current connection. Undefined when that connection is held in
-   * the first-sightings table instead (the map is evicting, and a first connection can be neither evidence nor a
-   * verdict); when the table held an earlier one, the pair starts from it, as that connection left it.
+   * Records the first connection of a pair not in the map. Returns the pair for the caller to go on with, or
+   * undefined when there is nothing more to do: the connection is kept by the pair's slot (the pair is in the
+   * map without an object), or, while the map is evicting, held in the first-sightings table. When the table
+   * held the pair's first connection already, the pair starts from that one, with this one added.
    */
   private newPair(key: string, timeMs: number, bytes: number): PairState | undefined {
-    let pair: PairState;
-    if (this.pairs.evicting && this.firstConnectionsHeld) {
+    if (!this.firstConnectionsHeld) {
+      // The first connection can be evidence: the pair is kept whole from it.
+      const pair: PairState = { firstSeenMs: timeMs, total: 1, connections: [Math.floor(timeMs / 1000), bytes], lastScoredMs: -Infinity, verdict: undefined, unreported: 0, pending: undefined };
+      this.pairs.addNew(key, pair);
+      return pair;
+    }
+    if (this.pairs.evicting) {
       const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 2));
       const first = this.sighting;
       first[0] = timeMs;
       first[1] = bytes;
       if (!sightings.recallOrHold(key, first)) return undefined;
-      // Counted, unreported and scored (too few connections for a verdict) by the first connection.
-      const connections = [Math.floor(first[0] / 1000), first[1]];
-      pair = { firstSeenMs: first[0], total: 1, connections, lastScoredMs: first[0], verdict: undefined, unreported: 1, pending: undefined };
+      const pair = afterFirstConnection(first[0], first[1]);
       this.addConnection(pair, timeMs, bytes);
-    } else {
-      // Made with the first connection in place: most pairs see only a few, and a list grown by push from empty
-      // would reserve room for 17.
-      const connections = [Math.floor(timeMs / 1000), bytes];
-      pair = { firstSeenMs: timeMs, total: 1, connections, lastScoredMs: -Infinity, verdict: undefined, unreported: 0, pending: undefined };
+      this.pairs.addNew(key, pair);
+      return pair;
     }
-    this.pairs.addNew(key, pair);
+    const slot = this.pairs.addNew(key, undefined);
+    const at = slot * FIRST_CONNECTION_WIDTH;
+    if (at + FIRST_CONNECTION_WIDTH > this.firstConnections.length) this.growFirstConnections(at + FIRST_CONNECTION_WIDTH);
+    this.firstConnections[at] = timeMs;
+    this.firstConnections[at + 1] = bytes;
+    return undefined;
+  }
+
+  /** The state of a pair in a slot that has had one connection, kept from now on. */
+  private secondConnection(slot: number): PairState {
+    const pair = this.pairAt(slot);
+    this.pairs.setValueAt(slot, pair);
     return pair;
+  }
+
+  private growFirstConnections(length: number): void {
+    let capacity = Math.max(this.firstConnections.length, 1024);
+    while (capacity < length) capacity *= 2;
+    const grown = new Float64Array(Math.min(capacity, (this.options.maxKeys + 1) * FIRST_CONNECTION_WIDTH));
+    grown.set(this.firstConnections);
+    this.firstConnections = grown;
+  }
+
+  /** The pair in a slot, made up from its first connection when it has had only that one (not kept). */
+  private pairAt(slot: number): PairState {
+    const pair = this.pairs.valueAt(slot);
+    if (pair !== undefined) return pair;
+    const at = slot * FIRST_CONNECTION_WIDTH;
+    return afterFirstConnection(this.firstConnections[at], this.firstConnections[at + 1]);
   }
 
   private addConnection(pair: PairState, timeMs: number, bytes: number): void {
@@ -211,23 +261,26 @@ export class BeaconDetector implements Detector {
 
   stateStats(): DetectorStateStats {
     let largestKey = 0;
-    for (const pair of this.pairs.values()) largestKey = Math.max(largestKey, pair.connections.length / 2);
+    for (const pair of this.pairs.values()) largestKey = Math.max(largestKey, pair === undefined ? 1 : pair.connections.length / 2);
     return { keys: this.pairs.size, maxKeys: this.pairs.maxSize, largestKey, maxEntriesPerKey: this.options.maxConnectionsPerKey };
   }
 
   /** `p`: per pair [firstSeenMs, total, timesS (deltas), bytes, lastScoredMs, verdict or 0, unreported, events]; `h`: host first sightings. */
   snapshot(events: SnapshotEventWriter): unknown {
     return {
-      p: writeLru(this.pairs, (pair) => [
-        writeNumber(pair.firstSeenMs),
-        pair.total,
-        writeDeltas(everyOther(pair.connections, 0)),
-        everyOther(pair.connections, 1).map(writeNumber),
-        writeNumber(pair.lastScoredMs),
-        pair.verdict === undefined ? 0 : writeVerdict(pair.verdict),
-        pair.unreported,
-        (pair.pending ?? []).map((e) => events.observed(e)),
-      ], events),
+      p: writeLruBySlot(this.pairs, (slot) => {
+        const pair = this.pairAt(slot);
+        return [
+          writeNumber(pair.firstSeenMs),
+          pair.total,
+          writeDeltas(everyOther(pair.connections, 0)),
+          everyOther(pair.connections, 1).map(writeNumber),
+          writeNumber(pair.lastScoredMs),
+          pair.verdict === undefined ? 0 : writeVerdict(pair.verdict),
+          pair.unreported,
+          (pair.pending ?? []).map((e) => events.observed(e)),
+        ];
+      }, events),
       h: writeLru(this.hostFirstSeen, writeNumber, events),
     };
   }

@@ -2,7 +2,7 @@ import type { KeyedState } from '../../state/state-budget';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
-import { readLru, writeLru } from '../../state/lru-snapshot';
+import { readLru, writeLruBySlot } from '../../state/lru-snapshot';
 import { fail, readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 import type { PendingReport } from './distinct-windows';
@@ -26,6 +26,12 @@ export interface BucketedSumsOptions {
    * whose threshold is not below this sees the same totals.
    */
   evidenceFrom?: number;
+  /**
+   * Whether new keys start compact (see {@link BucketedSums}); by default when `evidenceFrom` is above 0, since
+   * a key whose first event is evidence takes the general form at once. The totals, reports and snapshots are
+   * the same either way.
+   */
+  compactKeys?: boolean;
 }
 
 /** First events held per instance while keys are being evicted (about 450 KB with two measures). */
@@ -47,12 +53,23 @@ const START = 0;
 const UNREPORTED = 1;
 const SUMS = 2;
 
+/** Where a compact key's numbers start in the slab: its latest event time, then its one bucket's cells. */
+const LATEST = 0;
+const CELLS = 1;
+
 /**
  * Running sums of a few measures (bytes, packets, connections) per key over a sliding window of event time,
  * in fixed time buckets so that a key costs the same however many events it sees.
+ *
+ * When events become evidence only from some total on (`evidenceFrom`), a key starts compact: its latest time
+ * and its one bucket live in a typed array indexed by the key's slot in the map (the slab), and the map holds
+ * no object for it. Per-pair detections make a key for almost every new flow and most pairs never leave their
+ * first bucket; an object and a list per key had made those keys most of the detections' allocation. A key
+ * takes the general form (a {@link KeySums}) when it needs a second bucket or keeps an event as evidence.
  */
 export class BucketedSums {
-  private readonly sums: LruMap<string, KeySums>;
+  /** Per key its window, or undefined while the key is compact (its numbers in {@link slab}). */
+  private readonly sums: LruMap<string, KeySums | undefined>;
   private readonly bucketMs: number;
   /** Numbers per bucket in a key's cells. */
   private readonly stride: number;
@@ -66,6 +83,11 @@ export class BucketedSums {
   /** Keys' first events ([timeMs, ...values]) while the map is evicting; made when first needed. */
   private firstSightings?: FirstSightings;
   private readonly sighting: number[] = [];
+  /** Whether new keys start compact (only when events are not evidence from the first). */
+  private readonly compact: boolean;
+  /** Numbers per slot in the slab: the latest time and one bucket. */
+  private readonly slabWidth: number;
+  private slab = new Float64Array(0);
 
   /** The keyed state, for the process-wide memory budget. */
   keyedState(): readonly KeyedState[] {
@@ -83,6 +105,9 @@ export class BucketedSums {
     this.stride = SUMS + options.measures;
     this.emptyBucket = [NaN, 0, ...Array<number>(options.measures).fill(0)];
     this.sums = new LruMap(options.maxKeys);
+    this.compact = options.compactKeys ?? (options.evidenceFrom ?? 0) > 0;
+    this.slabWidth = CELLS + this.stride;
+    if (this.compact) this.sums.extraBytesPerEntry = 8 * this.slabWidth;
   }
 
   /**
@@ -90,13 +115,48 @@ export class BucketedSums {
    * reused, or `values` itself); undefined for an event older than the window.
    */
   add(key: string, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
-    const startMs = this.bucketStart(observed.timeMs);
-    let state = this.sums.get(key);
-    if (state === undefined) {
-      state = this.newKey(key, values, observed.timeMs);
+    let slot = this.sums.slotOf(key);
+    if (slot < 0) {
+      slot = this.newKey(key, values, observed.timeMs);
       // Held as a first sighting: the window holds this event alone.
-      if (state === undefined) return values;
+      if (slot < 0) return values;
     }
+    const state = this.sums.valueAt(slot);
+    return state === undefined ? this.addCompact(slot, values, observed) : this.addToWindow(state, values, observed);
+  }
+
+  /** {@link add} for a compact key: its one bucket takes the event, unless the event needs another or is evidence. */
+  private addCompact(slot: number, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
+    const slab = this.slab;
+    const at = slot * this.slabWidth;
+    const startMs = this.bucketStart(observed.timeMs);
+    const latestMs = slab[at + LATEST];
+    if (startMs <= latestMs - this.options.windowMs) return undefined;
+    if (startMs !== slab[at + CELLS + START]) return this.addToWindow(this.expand(slot), values, observed);
+    // The bucket holds the key's latest time, so it is the newest and cannot have left the window.
+    if (observed.timeMs > latestMs) slab[at + LATEST] = observed.timeMs;
+    const sums = at + CELLS + SUMS;
+    const totals = this.totals;
+    totals.length = values.length;
+    for (let i = 0; i < values.length; i++) totals[i] = slab[sums + i] += values[i];
+    slab[at + CELLS + UNREPORTED]++;
+    if (totals[0] >= (this.options.evidenceFrom ?? 0)) this.expand(slot).evidence = [[observed]];
+    return totals;
+  }
+
+  /** Gives a compact key its general form. */
+  private expand(slot: number): KeySums {
+    const at = slot * this.slabWidth;
+    const cells = this.emptyBucket.slice();
+    for (let i = 0; i < this.stride; i++) cells[i] = this.slab[at + CELLS + i];
+    const state: KeySums = { latestMs: this.slab[at + LATEST], cells };
+    this.sums.setValueAt(slot, state);
+    return state;
+  }
+
+  /** {@link add} for a key in its general form. */
+  private addToWindow(state: KeySums, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
+    const startMs = this.bucketStart(observed.timeMs);
     if (startMs <= state.latestMs - this.options.windowMs) return undefined;
     if (observed.timeMs > state.latestMs) state.latestMs = observed.timeMs;
 
@@ -128,29 +188,49 @@ export class BucketedSums {
   }
 
   /**
-   * The state of a key not in the map, before its current event. Undefined when that event is held in the
-   * first-sightings table instead (the map is evicting, and the event is not evidence); when the table held an
-   * earlier one, the state starts from it, as that event left it.
+   * Adds a key not in the map, its window empty before its current event, and returns its slot. -1 when that
+   * event is held in the first-sightings table instead (the map is evicting, and the event is not evidence);
+   * when the table held an earlier one, the window starts from it, as that event left it.
    */
-  private newKey(key: string, values: readonly number[], timeMs: number): KeySums | undefined {
-    let state: KeySums;
+  private newKey(key: string, values: readonly number[], timeMs: number): number {
+    let firstMs = timeMs;
+    let first: readonly number[] | undefined;
     if (this.sums.evicting && values[0] < (this.options.evidenceFrom ?? 0)) {
       const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 1 + values.length));
-      const first = this.sighting;
-      first.length = 1 + values.length;
-      first[0] = timeMs;
-      for (let i = 0; i < values.length; i++) first[1 + i] = values[i];
-      if (!sightings.recallOrHold(key, first)) return undefined;
-      const firstMs = first[0];
-      const cells = this.newBucket(firstMs);
-      cells[UNREPORTED] = 1;
-      for (let i = 0; i < values.length; i++) cells[SUMS + i] = first[1 + i];
-      state = { latestMs: firstMs, cells };
-    } else {
-      state = { latestMs: timeMs, cells: this.newBucket(timeMs) };
+      const sighting = this.sighting;
+      sighting.length = 1 + values.length;
+      sighting[0] = timeMs;
+      for (let i = 0; i < values.length; i++) sighting[1 + i] = values[i];
+      if (!sightings.recallOrHold(key, sighting)) return -1;
+      firstMs = sighting[0];
+      first = sighting;
     }
-    this.sums.addNew(key, state);
-    return state;
+    if (!this.compact) {
+      const cells = this.newBucket(firstMs);
+      if (first !== undefined) {
+        cells[UNREPORTED] = 1;
+        for (let i = 0; i < values.length; i++) cells[SUMS + i] = first[1 + i];
+      }
+      return this.sums.addNew(key, { latestMs: firstMs, cells });
+    }
+    const slot = this.sums.addNew(key, undefined);
+    const at = slot * this.slabWidth;
+    if (at + this.slabWidth > this.slab.length) this.growSlab(at + this.slabWidth);
+    const slab = this.slab;
+    slab[at + LATEST] = firstMs;
+    slab[at + CELLS + START] = this.bucketStart(firstMs);
+    slab[at + CELLS + UNREPORTED] = first === undefined ? 0 : 1;
+    for (let i = 0; i < values.length; i++) slab[at + CELLS + SUMS + i] = first === undefined ? 0 : first[1 + i];
+    return slot;
+  }
+
+  /** Doubles the slab until it holds `length` numbers (slots never exceed the map's bound). */
+  private growSlab(length: number): void {
+    let capacity = Math.max(this.slab.length, 64 * this.slabWidth);
+    while (capacity < length) capacity *= 2;
+    const slab = new Float64Array(Math.min(capacity, (this.options.maxKeys + 1) * this.slabWidth));
+    slab.set(this.slab);
+    this.slab = slab;
   }
 
   /** The cells of an empty bucket holding `timeMs`. */
@@ -165,8 +245,16 @@ export class BucketedSums {
   }
 
   takePending(key: string, trigger: ObservedEvent, maxEvidence: number): PendingReport {
-    const state = this.sums.peek(key);
-    if (state === undefined) return { weight: 1, evidence: [trigger] };
+    const slot = this.sums.peekSlot(key);
+    if (slot < 0) return { weight: 1, evidence: [trigger] };
+    const state = this.sums.valueAt(slot);
+    if (state === undefined) {
+      // Compact: no events kept.
+      const unreported = slot * this.slabWidth + CELLS + UNREPORTED;
+      const weight = this.slab[unreported];
+      this.slab[unreported] = 0;
+      return { weight: Math.max(weight, 1), evidence: [trigger] };
+    }
     const { cells } = state;
     const stride = this.stride;
     let weight = 0;
@@ -181,9 +269,18 @@ export class BucketedSums {
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
   }
 
+  /** The window of the key in a slot, its general form made up for a compact key (not kept). */
+  private windowAt(slot: number): KeySums {
+    const state = this.sums.valueAt(slot);
+    if (state !== undefined) return state;
+    const at = slot * this.slabWidth;
+    return { latestMs: this.slab[at + LATEST], cells: Array.from(this.slab.subarray(at + CELLS, at + this.slabWidth)) };
+  }
+
   /** Per key `[latestMs, [latestMs - startMs, sums, unreported, events, ...]]`, buckets oldest first. */
   snapshot(events: SnapshotEventWriter): unknown[] {
-    return writeLru(this.sums, (state) => {
+    return writeLruBySlot(this.sums, (slot) => {
+      const state = this.windowAt(slot);
       const stride = this.stride;
       const flat: unknown[] = [];
       for (let b = 0, n = 0; b < state.cells.length; b += stride, n++) {
@@ -247,7 +344,7 @@ export class BucketedSums {
 
   stats(): DetectorStateStats {
     let largestKey = 0;
-    for (const state of this.sums.values()) largestKey = Math.max(largestKey, state.cells.length / this.stride);
+    for (const state of this.sums.values()) largestKey = Math.max(largestKey, state === undefined ? 1 : state.cells.length / this.stride);
     return { keys: this.sums.size, maxKeys: this.sums.maxSize, largestKey, maxEntriesPerKey: this.options.buckets + 1 };
   }
 }

@@ -77,7 +77,8 @@ export class PortScanDetector extends WindowedDetector {
     if (!isTcpLike(flow) || !isUnanswered(flow)) return undefined;
     const vertical = this.direction === 'vertical';
     const key = vertical ? flow.destIP : `tcp/${flow.destPort}`;
-    const windowKey = `${flow.hostKey}\u0000${key}`;
+    // A vertical scan's window is the pair's: the flow's pair key is that string already, its hash worked out.
+    const windowKey = vertical ? flow.pairKey : `${flow.hostKey}\u0000${key}`;
     const distinct = this.windows.record(windowKey, vertical ? String(flow.destPort) : flow.destIP, observed);
     if (distinct === undefined || distinct < this.options.minDistinct) return undefined;
 
