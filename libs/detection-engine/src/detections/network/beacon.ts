@@ -3,6 +3,7 @@ import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
+import { SlotNumbers } from '../../state/slot-numbers';
 import { readLru, writeLru, writeLruBySlot } from '../../state/lru-snapshot';
 import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, fail, writeDeltas, writeNumber } from '../../state/snapshot';
 import type { DetectionDefinition, DetectionHit, Detector, DetectorStateStats, ObservedEvent } from '../detection';
@@ -120,7 +121,7 @@ export class BeaconDetector implements Detector {
    */
   private readonly pairs: LruMap<string, PairState | undefined>;
   /** [timeMs, bytes] per slot of {@link pairs}, for pairs with one connection so far. */
-  private firstConnections = new Float64Array(0);
+  private readonly firstConnections: SlotNumbers;
   private readonly hostFirstSeen: LruMap<string, number>;
   private readonly ignorePorts: ReadonlySet<number>;
   private readonly allowed: CidrSet;
@@ -141,11 +142,12 @@ export class BeaconDetector implements Detector {
     }
     if (!(this.options.periodMs > 0)) throw new RangeError('beacon_ip: periodMs must be positive');
     this.pairs = new LruMap(this.options.maxKeys);
-    this.pairs.extraBytesPerEntry = 8 * FIRST_CONNECTION_WIDTH;
+    this.firstConnections = new SlotNumbers(FIRST_CONNECTION_WIDTH, this.options.maxKeys + 1, 512);
     this.hostFirstSeen = new LruMap(this.options.maxKeys);
     this.ignorePorts = new Set(this.options.ignorePorts);
     this.allowed = new CidrSet(this.options.allowDestinations);
     this.firstConnectionsHeld = this.options.minConnections - this.options.maxEvidence >= 1;
+    if (this.firstConnectionsHeld) this.pairs.extraBytesPerEntry = this.firstConnections.bytesPerSlot;
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
@@ -214,10 +216,9 @@ export class BeaconDetector implements Detector {
       return pair;
     }
     const slot = this.pairs.addNew(key, undefined);
-    const at = slot * FIRST_CONNECTION_WIDTH;
-    if (at + FIRST_CONNECTION_WIDTH > this.firstConnections.length) this.growFirstConnections(at + FIRST_CONNECTION_WIDTH);
-    this.firstConnections[at] = timeMs;
-    this.firstConnections[at + 1] = bytes;
+    const at = this.firstConnections.reserve(slot);
+    this.firstConnections.values[at] = timeMs;
+    this.firstConnections.values[at + 1] = bytes;
     return undefined;
   }
 
@@ -228,20 +229,12 @@ export class BeaconDetector implements Detector {
     return pair;
   }
 
-  private growFirstConnections(length: number): void {
-    let capacity = Math.max(this.firstConnections.length, 1024);
-    while (capacity < length) capacity *= 2;
-    const grown = new Float64Array(Math.min(capacity, (this.options.maxKeys + 1) * FIRST_CONNECTION_WIDTH));
-    grown.set(this.firstConnections);
-    this.firstConnections = grown;
-  }
-
   /** The pair in a slot, made up from its first connection when it has had only that one (not kept). */
   private pairAt(slot: number): PairState {
     const pair = this.pairs.valueAt(slot);
     if (pair !== undefined) return pair;
-    const at = slot * FIRST_CONNECTION_WIDTH;
-    return afterFirstConnection(this.firstConnections[at], this.firstConnections[at + 1]);
+    const at = this.firstConnections.offsetOf(slot);
+    return afterFirstConnection(this.firstConnections.values[at], this.firstConnections.values[at + 1]);
   }
 
   private addConnection(pair: PairState, timeMs: number, bytes: number): void {

@@ -3,6 +3,7 @@ import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
 import { readLru, writeLruBySlot } from '../../state/lru-snapshot';
+import { SlotNumbers } from '../../state/slot-numbers';
 import { fail, readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
 import type { DetectorStateStats, ObservedEvent } from '../detection';
 import type { PendingReport } from './distinct-windows';
@@ -85,9 +86,10 @@ export class BucketedSums {
   private readonly sighting: number[] = [];
   /** Whether new keys start compact (only when events are not evidence from the first). */
   private readonly compact: boolean;
-  /** Numbers per slot in the slab: the latest time and one bucket. */
-  private readonly slabWidth: number;
-  private slab = new Float64Array(0);
+  /** Per slot of a compact key, its latest time and its one bucket. */
+  private readonly slab: SlotNumbers;
+  /** The total of the first measure from which an event is kept as evidence. */
+  private readonly evidenceFrom: number;
 
   /** The keyed state, for the process-wide memory budget. */
   keyedState(): readonly KeyedState[] {
@@ -105,9 +107,10 @@ export class BucketedSums {
     this.stride = SUMS + options.measures;
     this.emptyBucket = [NaN, 0, ...Array<number>(options.measures).fill(0)];
     this.sums = new LruMap(options.maxKeys);
-    this.compact = options.compactKeys ?? (options.evidenceFrom ?? 0) > 0;
-    this.slabWidth = CELLS + this.stride;
-    if (this.compact) this.sums.extraBytesPerEntry = 8 * this.slabWidth;
+    this.evidenceFrom = options.evidenceFrom ?? 0;
+    this.compact = options.compactKeys ?? this.evidenceFrom > 0;
+    this.slab = new SlotNumbers(CELLS + this.stride, options.maxKeys + 1);
+    if (this.compact) this.sums.extraBytesPerEntry = this.slab.bytesPerSlot;
   }
 
   /**
@@ -127,8 +130,8 @@ export class BucketedSums {
 
   /** {@link add} for a compact key: its one bucket takes the event, unless the event needs another or is evidence. */
   private addCompact(slot: number, values: readonly number[], observed: ObservedEvent): readonly number[] | undefined {
-    const slab = this.slab;
-    const at = slot * this.slabWidth;
+    const slab = this.slab.values;
+    const at = this.slab.offsetOf(slot);
     const startMs = this.bucketStart(observed.timeMs);
     const latestMs = slab[at + LATEST];
     if (startMs <= latestMs - this.options.windowMs) return undefined;
@@ -140,16 +143,13 @@ export class BucketedSums {
     totals.length = values.length;
     for (let i = 0; i < values.length; i++) totals[i] = slab[sums + i] += values[i];
     slab[at + CELLS + UNREPORTED]++;
-    if (totals[0] >= (this.options.evidenceFrom ?? 0)) this.expand(slot).evidence = [[observed]];
+    if (totals[0] >= this.evidenceFrom) this.expand(slot).evidence = [[observed]];
     return totals;
   }
 
   /** Gives a compact key its general form. */
   private expand(slot: number): KeySums {
-    const at = slot * this.slabWidth;
-    const cells = this.emptyBucket.slice();
-    for (let i = 0; i < this.stride; i++) cells[i] = this.slab[at + CELLS + i];
-    const state: KeySums = { latestMs: this.slab[at + LATEST], cells };
+    const state = this.windowAt(slot);
     this.sums.setValueAt(slot, state);
     return state;
   }
@@ -178,7 +178,7 @@ export class BucketedSums {
     totals.length = values.length;
     totals.fill(0);
     for (let b = 0; b < cells.length; b += stride) for (let i = 0; i < totals.length; i++) totals[i] += cells[b + SUMS + i];
-    if (totals[0] >= (this.options.evidenceFrom ?? 0)) {
+    if (totals[0] >= this.evidenceFrom) {
       const byBucket = (state.evidence ??= []);
       const evidence = (byBucket[at / stride] ??= []);
       evidence.push(observed);
@@ -195,7 +195,7 @@ export class BucketedSums {
   private newKey(key: string, values: readonly number[], timeMs: number): number {
     let firstMs = timeMs;
     let first: readonly number[] | undefined;
-    if (this.sums.evicting && values[0] < (this.options.evidenceFrom ?? 0)) {
+    if (this.sums.evicting && values[0] < this.evidenceFrom) {
       const sightings = (this.firstSightings ??= new FirstSightings(FIRST_SIGHTING_SLOTS, 1 + values.length));
       const sighting = this.sighting;
       sighting.length = 1 + values.length;
@@ -214,23 +214,13 @@ export class BucketedSums {
       return this.sums.addNew(key, { latestMs: firstMs, cells });
     }
     const slot = this.sums.addNew(key, undefined);
-    const at = slot * this.slabWidth;
-    if (at + this.slabWidth > this.slab.length) this.growSlab(at + this.slabWidth);
-    const slab = this.slab;
+    const at = this.slab.reserve(slot);
+    const slab = this.slab.values;
     slab[at + LATEST] = firstMs;
     slab[at + CELLS + START] = this.bucketStart(firstMs);
     slab[at + CELLS + UNREPORTED] = first === undefined ? 0 : 1;
     for (let i = 0; i < values.length; i++) slab[at + CELLS + SUMS + i] = first === undefined ? 0 : first[1 + i];
     return slot;
-  }
-
-  /** Doubles the slab until it holds `length` numbers (slots never exceed the map's bound). */
-  private growSlab(length: number): void {
-    let capacity = Math.max(this.slab.length, 64 * this.slabWidth);
-    while (capacity < length) capacity *= 2;
-    const slab = new Float64Array(Math.min(capacity, (this.options.maxKeys + 1) * this.slabWidth));
-    slab.set(this.slab);
-    this.slab = slab;
   }
 
   /** The cells of an empty bucket holding `timeMs`. */
@@ -250,9 +240,9 @@ export class BucketedSums {
     const state = this.sums.valueAt(slot);
     if (state === undefined) {
       // Compact: no events kept.
-      const unreported = slot * this.slabWidth + CELLS + UNREPORTED;
-      const weight = this.slab[unreported];
-      this.slab[unreported] = 0;
+      const unreported = this.slab.offsetOf(slot) + CELLS + UNREPORTED;
+      const weight = this.slab.values[unreported];
+      this.slab.values[unreported] = 0;
       return { weight: Math.max(weight, 1), evidence: [trigger] };
     }
     const { cells } = state;
@@ -269,12 +259,16 @@ export class BucketedSums {
     return { weight: Math.max(weight, 1), evidence: [...earlier.slice(-(maxEvidence - 1)), trigger] };
   }
 
-  /** The window of the key in a slot, its general form made up for a compact key (not kept). */
+  /** The window of the key in a slot, its general form made up for a compact key (kept only by {@link expand}). */
   private windowAt(slot: number): KeySums {
     const state = this.sums.valueAt(slot);
     if (state !== undefined) return state;
-    const at = slot * this.slabWidth;
-    return { latestMs: this.slab[at + LATEST], cells: Array.from(this.slab.subarray(at + CELLS, at + this.slabWidth)) };
+    const slab = this.slab.values;
+    const at = this.slab.offsetOf(slot);
+    // A copy of the empty bucket keeps the cells a list of doubles of the exact length (see emptyBucket).
+    const cells = this.emptyBucket.slice();
+    for (let i = 0; i < this.stride; i++) cells[i] = slab[at + CELLS + i];
+    return { latestMs: slab[at + LATEST], cells };
   }
 
   /** Per key `[latestMs, [latestMs - startMs, sums, unreported, events, ...]]`, buckets oldest first. */
