@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { assertDatabaseName, type Migration } from '@vigil/store';
+import { assertDatabaseName, knowsMergeTreeSetting, type Migration } from '@vigil/store';
 
 export const FINDINGS_DATABASE = 'findings';
 
@@ -94,12 +94,6 @@ async function rebuild(client: ClickHouseClient, database: string, table: string
  * default (the migration checks system.merge_tree_settings first).
  */
 export const MERGE_SELECTOR_BASE = 10;
-
-async function knowsMergeTreeSetting(client: ClickHouseClient, name: string): Promise<boolean> {
-  const result = await client.query({ query: 'SELECT count() AS n FROM system.merge_tree_settings WHERE name = {name:String}', query_params: { name }, format: 'JSONEachRow' });
-  const [row] = await result.json<{ n: string | number }>();
-  return Number(row?.n ?? 0) > 0;
-}
 
 /** Schema of the findings service's database. Pass another database name only in tests. */
 export function findingsMigrations(database: string = FINDINGS_DATABASE): Migration[] {

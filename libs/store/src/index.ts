@@ -7,3 +7,4 @@ export { HttpStoreFactory, buildHttpClientConfig, type HttpStoreConfig, type Htt
 export { createStoreFactory, type StoreConfig } from './create-store-factory';
 export { CoalescingInserter } from './coalescing-inserter';
 export { sqlInteger, sqlString, sqlStringArray } from './sql-literals';
+export { knowsMergeTreeSetting } from './merge-tree-settings';

@@ -1,6 +1,6 @@
-import { ChdbStoreFactory } from '@vigil/store';
+import { ChdbStoreFactory, type ServiceStore } from '@vigil/store';
 import { makeTempDir } from '@vigil/testing';
-import { TELEMETRY_MIGRATIONS } from './migrations';
+import { ARCHIVE_MERGE_SELECTOR_BASE, TELEMETRY_MIGRATIONS } from './migrations';
 
 const record = (workspaceId: string, batchId: string) =>
   JSON.stringify({ v: 1, workspaceId, type: 'dns', batchId, receivedAt: Date.now(), events: [{ srcIP: '10.1.1.1', query: 'example.com' }] });
@@ -35,6 +35,33 @@ describe('telemetry archive migrations (chdb)', () => {
       ]);
     } finally {
       await factory.close();
+    }
+  });
+
+  it('sets the merge selector base of the archive table on an upgraded store, and archived rows still go in and come out', async () => {
+    const dir = makeTempDir('vigil-archive-selector-');
+    const engineOf = async (store: ServiceStore): Promise<string> => {
+      const result = await store.client.query({ query: `SELECT engine_full FROM system.tables WHERE database = 'telemetry' AND name = 'batches_v2'`, format: 'JSONEachRow' });
+      const [row] = await result.json<{ engine_full: string }>();
+      return row.engine_full;
+    };
+    let factory = new ChdbStoreFactory(dir.path);
+    try {
+      const store = await factory.open('telemetry', TELEMETRY_MIGRATIONS.filter((m) => m.version < 4));
+      expect(await engineOf(store)).not.toContain('merge_selector_base');
+    } finally {
+      await factory.close();
+    }
+    factory = new ChdbStoreFactory(dir.path);
+    try {
+      const store = await factory.open('telemetry', TELEMETRY_MIGRATIONS);
+      expect(await engineOf(store)).toContain(`merge_selector_base = ${ARCHIVE_MERGE_SELECTOR_BASE}`);
+      await store.client.command({ query: `INSERT INTO telemetry.incoming FORMAT TabSeparatedRaw\n${record('ws-a', 'b-1')}` });
+      const result = await store.client.query({ query: `SELECT workspace_id, batch_id FROM telemetry.batches FINAL`, format: 'JSONEachRow' });
+      expect(await result.json()).toEqual([{ workspace_id: 'ws-a', batch_id: 'b-1' }]);
+    } finally {
+      await factory.close();
+      dir.cleanup();
     }
   });
 });
