@@ -41,6 +41,37 @@ describe('BoundedMemo', () => {
     expect(memo.size).toBe(0);
   });
 
+  it('with admitOnRepeat, holds a key only from its second request on', () => {
+    const calls: string[] = [];
+    const memo = new BoundedMemo<number>(8, (key) => (calls.push(key), key.length), 1024, true);
+    expect(memo.get('once')).toBe(4);
+    expect(memo.size).toBe(0);
+    expect(memo.get('twice')).toBe(5);
+    expect(memo.get('twice')).toBe(5);
+    expect(memo.size).toBe(1);
+    expect(memo.get('twice')).toBe(5);
+    expect(calls).toEqual(['once', 'twice', 'twice']);
+  });
+
+  it('with admitOnRepeat, forgets one-off keys after about maxSize of them, and stays bounded', () => {
+    let computed = 0;
+    const memo = new BoundedMemo<string>(16, (key) => (computed++, key.toUpperCase()), 1024, true);
+    memo.get('early');
+    for (let i = 0; i < 100; i++) expect(memo.get(`one-off-${i}`)).toBe(`ONE-OFF-${i}`);
+    expect(memo.size).toBeLessThan(16);
+    // The first request of 'early' has been forgotten: its second is again a first.
+    computed = 0;
+    memo.get('early');
+    memo.get('early');
+    memo.get('early');
+    expect(computed).toBe(2);
+    for (let i = 0; i < 1000; i++) {
+      memo.get(`k${i}`);
+      memo.get(`k${i}`);
+    }
+    expect(memo.size).toBeLessThanOrEqual(16);
+  });
+
   it('rejects a size below 2', () => {
     expect(() => new BoundedMemo(1, (k) => k)).toThrow(RangeError);
   });

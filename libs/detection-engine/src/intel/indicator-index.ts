@@ -275,7 +275,7 @@ export class IndicatorIndex {
   private lastMatches: readonly IndicatorMatch[] = NO_MATCHES;
 
   /** Names that passed the filter, with what they matched. */
-  private readonly domainMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (name) => this.matchDomainUncached(name), 253);
+  private readonly domainMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (name) => this.matchDomainUncached(name), 253, true);
 
   private matchDomainUncached(name: string): readonly IndicatorMatch[] {
     const starts = this.zoneStarts;
@@ -336,7 +336,7 @@ export class IndicatorIndex {
   }
 
   /** URLs already matched: requests repeat, and normalising a URL costs more than the lookups. */
-  private readonly urlMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (url) => this.matchUrlUncached(url), 256);
+  private readonly urlMatches = new BoundedMemo<readonly IndicatorMatch[]>(4096, (url) => this.matchUrlUncached(url), 256, true);
 
   /** URL indicators for `host[:port]/path` (query ignored) and for the path alone (path-only indicators). */
   matchUrl(url: string): readonly IndicatorMatch[] {
