@@ -11,8 +11,9 @@ import { createDgaDetector } from './detections/dga';
 import { dynamicDnsZoneOf } from './detections/dga/dynamic-zone';
 import { ImposterDomainDetector } from './detections/imposter/imposter-domain';
 import type { IndicatorStore } from './intel/indicator-store';
-import { endpointId, observeEvent } from './observed-event';
-import { LeaseTracker, type LeaseHolder } from './enrichment/lease-tracker';
+import { endpointId, knowHostKey, observeEvent } from './observed-event';
+import { LeaseTracker, type LeaseAttribution } from './enrichment/lease-tracker';
+import { internedHostKey } from './host-keys';
 import { buildDetectionFinding } from './ocsf/finding-builder';
 import { LruMap } from './state/lru-map';
 import { restoreEngine, snapshotEngine, type EngineStateHolders } from './state/engine-state';
@@ -101,6 +102,10 @@ function nameSourceInEvent(observed: ObservedEvent): void {
   if (mac && !(typeof event.srcMac === 'string' && event.srcMac.length > 0)) event.srcMac = mac;
 }
 
+function leaseAttribution(workspaceId: string, endpoint: Endpoint): LeaseAttribution {
+  return { endpoint, hostKey: internedHostKey(workspaceId, endpoint.id) };
+}
+
 /** The endpoint of an event attributed by a lease: its address, and the host and MAC the event or the lease gives. */
 function attributedEndpoint(ip: string, host: string | undefined, mac: string | undefined): Endpoint {
   return { ip, host: host || undefined, mac: mac || undefined, id: endpointId(ip, host) };
@@ -137,8 +142,6 @@ export class DetectionEngine {
   private readonly results: LruMap<string, DetectionResult>;
   private readonly clock: () => number;
   private readonly leases: LeaseTracker;
-  /** The endpoint of events that name neither host nor MAC, per lease holder (a holder is one address's lease). */
-  private readonly leaseEndpoints = new WeakMap<Readonly<LeaseHolder>, Endpoint>();
   private readonly extraHits?: ExtraHitSource;
   private readonly stateBudget?: StateBudget;
 
@@ -242,19 +245,17 @@ export class DetectionEngine {
   private attributeFromLease(observed: ObservedEvent): void {
     const { endpoint } = observed;
     if (endpoint.ip === '' || (endpoint.host !== undefined && endpoint.mac !== undefined)) return;
-    const holder = this.leases.holderAt(observed.workspaceId, endpoint.ip, observed.timeMs);
-    if (holder === undefined) return;
-    const host = endpoint.host ?? holder.host;
-    const mac = endpoint.mac ?? holder.mac;
+    const lease = this.leases.leaseAt(observed.workspaceId, endpoint.ip, observed.timeMs);
+    if (lease === undefined) return;
+    const host = endpoint.host ?? lease.holder.host;
+    const mac = endpoint.mac ?? lease.holder.mac;
     if (endpoint.host === undefined && endpoint.mac === undefined) {
-      // Most events carry neither: they share their lease's endpoint, whose id (the host key's part) is then one
-      // string with its hash computed once, not a concatenation per event for every keyed map to flatten and hash.
-      let shared = this.leaseEndpoints.get(holder);
-      if (shared === undefined) {
-        shared = attributedEndpoint(endpoint.ip, host, mac);
-        this.leaseEndpoints.set(holder, shared);
-      }
-      observed.endpoint = shared;
+      // Most events carry neither: they share their lease's endpoint and host key, made on its first such event, so
+      // that neither is looked up again for each event (a side table per holder and the host-key memo had been two
+      // look-ups in tables of every leased address).
+      const shared = (lease.attribution ??= leaseAttribution(observed.workspaceId, attributedEndpoint(endpoint.ip, host, mac)));
+      observed.endpoint = shared.endpoint;
+      knowHostKey(observed, shared.hostKey);
     } else {
       observed.endpoint = attributedEndpoint(endpoint.ip, host, mac);
     }

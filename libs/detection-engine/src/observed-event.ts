@@ -127,8 +127,27 @@ export function perEvent<T>(compute: (observed: ObservedEvent) => T): (observed:
   };
 }
 
-/** The state key of the event's host within its workspace, one string per event for every detection keyed by host. */
-export const hostKeyOf: (observed: ObservedEvent) => string = perEvent((observed) => internedHostKey(observed.workspaceId, observed.endpoint.id));
+/** The latest event {@link hostKeyOf} answered for, and its key (as in perEvent). */
+let hostKeyEvent: ObservedEvent | undefined;
+let latestHostKey = '';
+
+/** The state key of the event's host within its workspace, one string per host for every detection keyed by host. */
+export function hostKeyOf(observed: ObservedEvent): string {
+  if (observed !== hostKeyEvent) {
+    latestHostKey = internedHostKey(observed.workspaceId, observed.endpoint.id);
+    hostKeyEvent = observed;
+  }
+  return latestHostKey;
+}
+
+/**
+ * Gives {@link hostKeyOf} the key of an event's endpoint where the caller already holds it (a lease's shared
+ * endpoint), sparing the look-up in the workspace's memo of host keys. `hostKey` must be that endpoint's key.
+ */
+export function knowHostKey(observed: ObservedEvent, hostKey: string): void {
+  hostKeyEvent = observed;
+  latestHostKey = hostKey;
+}
 
 /** The split of the event's host name (DNS query, HTTP URL host), worked out once per event for every detection. */
 export const hostnameSplitOf: (observed: ObservedEvent) => Readonly<SplitHostname> | undefined = perEvent((observed) =>

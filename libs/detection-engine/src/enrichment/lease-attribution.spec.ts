@@ -2,6 +2,8 @@ import type { Alert, LeaseEvent } from '@vigil/contracts';
 import { assertValidOcsfFinding } from '@vigil/testing';
 import { splitHostname } from '../domain';
 import { DetectionEngine } from '../engine';
+import type { ObservedEvent } from '../detections/detection';
+import { hostKeyOf, observeEvent } from '../observed-event';
 import { batch, dnsEvent, iso, T0, tunnelQueries } from '../testing/fixtures';
 import { LeaseTracker } from './lease-tracker';
 
@@ -49,6 +51,21 @@ describe('LeaseTracker', () => {
     expect(leases.holderAt('ws', '10.0.0.9', lastRenewal + 61_000)?.host).toBe('phone-5');
   });
 
+  it('hands out the covering lease with room for one attribution, kept by renewals and not by a new holder', () => {
+    const leases = new LeaseTracker();
+    leases.record('ws', lease('10.0.0.10', T0, 'laptop-1', 'aa:aa:aa:aa:aa:01'), T0);
+    const first = leases.leaseAt('ws', '10.0.0.10', T0 + 1000);
+    expect(first?.holder).toEqual({ host: 'laptop-1', mac: 'aa:aa:aa:aa:aa:01' });
+    expect(first?.attribution).toBeUndefined();
+    const attribution = { endpoint: { ip: '10.0.0.10', host: 'laptop-1', id: 'host:laptop-1' }, hostKey: 'ws\u0000host:laptop-1' };
+    first!.attribution = attribution;
+    leases.record('ws', lease('10.0.0.10', T0 + 1_800_000, 'laptop-1', 'aa:aa:aa:aa:aa:01'), T0 + 1_800_000);
+    expect(leases.leaseAt('ws', '10.0.0.10', T0 + 3_000_000)?.attribution).toBe(attribution);
+    leases.record('ws', lease('10.0.0.10', T0 + 3_600_000, 'phone-2', 'aa:aa:aa:aa:aa:02'), T0 + 3_600_000);
+    expect(leases.leaseAt('ws', '10.0.0.10', T0 + 3_700_000)?.attribution).toBeUndefined();
+    expect(leases.leaseAt('ws', '10.0.0.10', T0 + 1000)?.attribution).toBe(attribution);
+  });
+
   it('stays bounded', () => {
     const leases = new LeaseTracker(10);
     for (let i = 0; i < 100; i++) leases.record('ws', lease(`10.1.0.${i}`, T0, `h${i}`, 'aa:aa:aa:aa:aa:aa'), T0);
@@ -65,6 +82,24 @@ describe('endpoint attribution in the engine', () => {
     expect(alert.event).toMatchObject({ srcIP: '10.5.5.5', srcHost: 'build-agent-4', srcMac: '00:11:22:33:44:55' });
     assertValidOcsfFinding(findings[0].finding);
     expect(findings[0].finding.device).toMatchObject({ ip: '10.5.5.5', hostname: 'build-agent-4', mac: '00:11:22:33:44:55' });
+  });
+
+  it('gives the events of a leased address that name no host one endpoint and host key, those of its lease', () => {
+    const engine = new DetectionEngine();
+    engine.process(batch('l-1', 'lease', [lease('10.5.5.7', T0, 'Build-Agent-7', '00:11:22:33:44:77')]));
+    const seen: ObservedEvent[] = [];
+    const events = [dnsEvent('a.example.com', T0 + 1000, '10.5.5.7'), dnsEvent('b.example.com', T0 + 2000, '10.5.5.7'), dnsEvent('c.example.com', T0 + 3000, '10.5.5.8')];
+    for (let i = 0; i < events.length; i++) {
+      const observed = observeEvent(batch(`d-${i}`, 'dns', [events[i]]), 0)!;
+      (engine as unknown as { attributeFromLease(o: ObservedEvent): void }).attributeFromLease(observed);
+      seen.push(observed);
+    }
+    const [a, b, unleased] = seen;
+    expect(a.endpoint).toEqual({ ip: '10.5.5.7', host: 'Build-Agent-7', mac: '00:11:22:33:44:77', id: 'host:build-agent-7' });
+    expect(b.endpoint).toBe(a.endpoint);
+    expect(hostKeyOf(a)).toBe(`${a.workspaceId}\u0000host:build-agent-7`);
+    expect(hostKeyOf(b)).toBe(hostKeyOf(a));
+    expect(hostKeyOf(unleased)).toBe(`${unleased.workspaceId}\u000010.5.5.8`);
   });
 
   it("keeps the event's own host name over the lease's", () => {

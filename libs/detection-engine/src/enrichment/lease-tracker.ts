@@ -1,5 +1,6 @@
 import type { KeyedState } from '../state/state-budget';
 import type { LeaseEvent } from '@vigil/contracts';
+import type { Endpoint } from '../detections/detection';
 import { LruMap } from '../state/lru-map';
 import { readLru, writeLru } from '../state/lru-snapshot';
 import { readNumber, readOptionalString, readTuples, writeNumber } from '../state/snapshot';
@@ -10,11 +11,27 @@ export interface LeaseHolder {
   mac?: string;
 }
 
-interface Lease {
+/** What the events of a leased address that name neither host nor MAC are attributed to (made by the engine). */
+export interface LeaseAttribution {
+  endpoint: Endpoint;
+  /** The endpoint's host key (see host-keys.ts). */
+  hostKey: string;
+}
+
+/** A lease covering a moment, as {@link LeaseTracker.leaseAt} hands it out. */
+export interface CoveringLease {
+  /** Never changed after the lease is made. */
+  readonly holder: Readonly<LeaseHolder>;
+  /**
+   * Left for the caller to fill on the lease's first attributed event, so that its later events share one endpoint
+   * and host key without a look-up of their own (a renewal keeps it; a new holder starts a new lease).
+   */
+  attribution: LeaseAttribution | undefined;
+}
+
+interface Lease extends CoveringLease {
   startMs: number;
   endMs: number;
-  /** Handed out as is by {@link LeaseTracker.holderAt}: never changed after the lease is made. */
-  holder: Readonly<LeaseHolder>;
 }
 
 /** Lease types that end a lease rather than grant one (DHCP message names as sensors spell them). */
@@ -58,7 +75,7 @@ export class LeaseTracker {
     }
     if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
     if (!ending) {
-      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, holder });
+      leases.push({ startMs: timeMs, endMs: timeMs + durationMs, holder, attribution: undefined });
       leases.sort((a, b) => a.startMs - b.startMs);
       if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
     }
@@ -67,13 +84,18 @@ export class LeaseTracker {
 
   /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
   holderAt(workspaceId: string, address: string, timeMs: number): Readonly<LeaseHolder> | undefined {
+    return this.leaseAt(workspaceId, address, timeMs)?.holder;
+  }
+
+  /** The lease of `address` covering `timeMs`, or undefined. */
+  leaseAt(workspaceId: string, address: string, timeMs: number): CoveringLease | undefined {
     // Asked for every event; most deployments send no leases, and the key would be built for nothing.
     if (this.addresses.size === 0) return undefined;
     const leases = this.addresses.get(`${workspaceId}\u0000${address}`);
     if (leases === undefined) return undefined;
     for (let i = leases.length - 1; i >= 0; i--) {
       const lease = leases[i];
-      if (lease.startMs <= timeMs && timeMs < lease.endMs) return lease.holder;
+      if (lease.startMs <= timeMs && timeMs < lease.endMs) return lease;
     }
     return undefined;
   }
@@ -101,7 +123,7 @@ export class LeaseTracker {
           const holder: LeaseHolder = {};
           if (host) holder.host = host;
           if (mac) holder.mac = mac;
-          leases.push({ startMs: readNumber(t[i], `${at}.startMs`), endMs: readNumber(t[i + 1], `${at}.endMs`), holder });
+          leases.push({ startMs: readNumber(t[i], `${at}.startMs`), endMs: readNumber(t[i + 1], `${at}.endMs`), holder, attribution: undefined });
         }
         return leases;
       },
