@@ -47,7 +47,16 @@ const MAX_LEASES_PER_ADDRESS = 8;
  * LRU over (workspace, address) and a capped history per address.
  */
 export class LeaseTracker {
+  /** Keyed by `workspace NUL address` (the snapshot's keys). */
   private readonly addresses: LruMap<string, Lease[]>;
+  /**
+   * Per workspace, each address's slot in {@link addresses}. Every event asks for its source address's lease: a key
+   * built for each event is a fresh concatenation that the map must flatten and hash before it can compare it
+   * (about 450 ns a look-up in a table of 16,000 leases, against about 130 ns for the address as parsed).
+   */
+  private readonly slotsByWorkspace = new Map<string, Map<string, number>>();
+  private lastWorkspace: string | undefined;
+  private lastSlots: Map<string, number> | undefined;
 
   /** The keyed state, for the process-wide memory budget. */
   keyedState(): readonly KeyedState[] {
@@ -55,7 +64,7 @@ export class LeaseTracker {
   }
 
   constructor(maxAddresses = 100_000) {
-    this.addresses = new LruMap(maxAddresses);
+    this.addresses = new LruMap(maxAddresses, (key) => this.forgetSlot(key));
   }
 
   /** Records a lease event of `workspaceId` (its srcIP is the leased address). */
@@ -70,7 +79,7 @@ export class LeaseTracker {
     if (current !== undefined && !ending && sameHolder(current.holder, holder)) {
       // A renewal: the same client keeps the address, so the current lease runs on (one entry, not one per renewal).
       current.endMs = timeMs + durationMs;
-      this.addresses.set(key, leases);
+      this.keep(key, workspaceId, event.srcIP, leases);
       return;
     }
     if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
@@ -79,7 +88,20 @@ export class LeaseTracker {
       leases.sort((a, b) => a.startMs - b.startMs);
       if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
     }
-    this.addresses.set(key, leases);
+    this.keep(key, workspaceId, event.srcIP, leases);
+  }
+
+  /** Stores an address's leases as its most recent entry, indexing a new key's slot. */
+  private keep(key: string, workspaceId: string, address: string, leases: Lease[]): void {
+    const slot = this.addresses.slotOf(key);
+    if (slot >= 0) {
+      this.addresses.setValueAt(slot, leases);
+      return;
+    }
+    // Added first: the entry addNew may evict to make room (never the new key, the most recent) can be the last of
+    // the workspace's, whose index then goes.
+    const added = this.addresses.addNew(key, leases);
+    this.slotsFor(workspaceId).set(address, added);
   }
 
   /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
@@ -91,8 +113,14 @@ export class LeaseTracker {
   leaseAt(workspaceId: string, address: string, timeMs: number): CoveringLease | undefined {
     // Asked for every event; most deployments send no leases, and the key would be built for nothing.
     if (this.addresses.size === 0) return undefined;
-    const leases = this.addresses.get(`${workspaceId}\u0000${address}`);
-    if (leases === undefined) return undefined;
+    if (workspaceId !== this.lastWorkspace) {
+      this.lastSlots = this.slotsByWorkspace.get(workspaceId);
+      this.lastWorkspace = workspaceId;
+    }
+    const slot = this.lastSlots?.get(address);
+    if (slot === undefined) return undefined;
+    this.addresses.markUsed(slot);
+    const leases = this.addresses.valueAt(slot);
     for (let i = leases.length - 1; i >= 0; i--) {
       const lease = leases[i];
       if (lease.startMs <= timeMs && timeMs < lease.endMs) return lease;
@@ -129,6 +157,37 @@ export class LeaseTracker {
       },
       'leases',
     );
+    this.slotsByWorkspace.clear();
+    this.lastWorkspace = undefined;
+    this.lastSlots = undefined;
+    for (const [key, slot] of this.addresses.slotItems()) {
+      const cut = key.indexOf('\u0000');
+      this.slotsFor(key.slice(0, cut)).set(key.slice(cut + 1), slot);
+    }
+  }
+
+  /** The workspace's address slots, made on its first lease. */
+  private slotsFor(workspaceId: string): Map<string, number> {
+    let slots = this.slotsByWorkspace.get(workspaceId);
+    if (slots === undefined) {
+      slots = new Map();
+      this.slotsByWorkspace.set(workspaceId, slots);
+      if (workspaceId === this.lastWorkspace) this.lastSlots = slots;
+    }
+    return slots;
+  }
+
+  /** Drops an evicted key's slot from the index (keys are `workspace NUL address`; workspace ids hold no NUL). */
+  private forgetSlot(key: string): void {
+    const cut = key.indexOf('\u0000');
+    const workspaceId = key.slice(0, cut);
+    const slots = this.slotsByWorkspace.get(workspaceId);
+    if (slots === undefined) return;
+    slots.delete(key.slice(cut + 1));
+    if (slots.size === 0) {
+      this.slotsByWorkspace.delete(workspaceId);
+      if (workspaceId === this.lastWorkspace) this.lastSlots = undefined;
+    }
   }
 }
 

@@ -72,6 +72,11 @@ export class LruMap<K, V> implements KeyedState {
     return slot;
   }
 
+  /** Marks the entry in a slot ({@link slotOf}, {@link addNew}) most recently used, as a look-up of its key would. */
+  markUsed(slot: number): void {
+    this.touch(slot);
+  }
+
   /** The slot of a key without touching its recency; -1 when absent. */
   peekSlot(key: K): number {
     return this.slots.get(key) ?? NONE;

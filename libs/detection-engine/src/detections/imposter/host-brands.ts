@@ -28,17 +28,19 @@ export class HostBrands {
       if (timeMs > times[at]) times[at] = timeMs;
       return;
     }
-    let latestMs = timeMs;
-    if (at >= 0) {
-      latestMs = Math.max(times[at], timeMs);
-      brands.splice(at, 1);
-      times.splice(at, 1);
+    if (at < 0 && brands.length < maxBrands) {
+      brands.push(brand);
+      times.push(timeMs);
+      return;
     }
-    brands.push(brand);
-    times.push(latestMs);
-    if (brands.length > maxBrands) {
-      brands.shift();
-      times.shift();
+    // Moved to the recent end in place (the brand looked up again, or the oldest one dropped for a new brand):
+    // splice and shift would allocate on most DNS queries of a busy host.
+    const latestMs = at >= 0 ? Math.max(times[at], timeMs) : timeMs;
+    for (let i = at >= 0 ? at : 0; i < last; i++) {
+      brands[i] = brands[i + 1];
+      times[i] = times[i + 1];
     }
+    brands[last] = brand;
+    times[last] = latestMs;
   }
 }
