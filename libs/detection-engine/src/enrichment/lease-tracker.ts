@@ -70,8 +70,10 @@ export class LeaseTracker {
   /** Records a lease event of `workspaceId` (its srcIP is the leased address). */
   record(workspaceId: string, event: LeaseEvent, timeMs: number): void {
     if (typeof event.srcIP !== 'string' || event.srcIP === '') return;
-    const key = `${workspaceId}\u0000${event.srcIP}`;
-    const leases = this.addresses.get(key) ?? [];
+    const slot = this.usedSlot(workspaceId, event.srcIP);
+    // An address's leases are changed in place; a new address is added once they are made.
+    const leases = slot === undefined ? [] : this.addresses.valueAt(slot);
+    if (slot === undefined) this.addAddress(workspaceId, event.srcIP, leases);
     const current = leases.find((lease) => lease.startMs <= timeMs && timeMs < lease.endMs);
     const ending = event.termination === true || (typeof event.type === 'string' && ENDING_TYPES.has(event.type.toLowerCase()));
     const durationMs = typeof event.duration === 'number' && event.duration > 0 ? event.duration * 1000 : DEFAULT_LEASE_MS;
@@ -79,7 +81,6 @@ export class LeaseTracker {
     if (current !== undefined && !ending && sameHolder(current.holder, holder)) {
       // A renewal: the same client keeps the address, so the current lease runs on (one entry, not one per renewal).
       current.endMs = timeMs + durationMs;
-      this.keep(key, workspaceId, event.srcIP, leases);
       return;
     }
     if (current !== undefined) current.endMs = timeMs; // a grant to another client, or the end, closes the current lease
@@ -88,20 +89,25 @@ export class LeaseTracker {
       leases.sort((a, b) => a.startMs - b.startMs);
       if (leases.length > MAX_LEASES_PER_ADDRESS) leases.splice(0, leases.length - MAX_LEASES_PER_ADDRESS);
     }
-    this.keep(key, workspaceId, event.srcIP, leases);
   }
 
-  /** Stores an address's leases as its most recent entry, indexing a new key's slot. */
-  private keep(key: string, workspaceId: string, address: string, leases: Lease[]): void {
-    const slot = this.addresses.slotOf(key);
-    if (slot >= 0) {
-      this.addresses.setValueAt(slot, leases);
-      return;
-    }
+  /** Adds an address's leases as the most recent entry, and indexes its slot. */
+  private addAddress(workspaceId: string, address: string, leases: Lease[]): void {
     // Added first: the entry addNew may evict to make room (never the new key, the most recent) can be the last of
     // the workspace's, whose index then goes.
-    const added = this.addresses.addNew(key, leases);
+    const added = this.addresses.addNew(`${workspaceId}\u0000${address}`, leases);
     this.slotsFor(workspaceId).set(address, added);
+  }
+
+  /** The slot of a workspace's address in {@link addresses}, marked most recently used; undefined when absent. */
+  private usedSlot(workspaceId: string, address: string): number | undefined {
+    if (workspaceId !== this.lastWorkspace) {
+      this.lastSlots = this.slotsByWorkspace.get(workspaceId);
+      this.lastWorkspace = workspaceId;
+    }
+    const slot = this.lastSlots?.get(address);
+    if (slot !== undefined) this.addresses.markUsed(slot);
+    return slot;
   }
 
   /** The holder of `address` at `timeMs`, or undefined when no known lease covers that moment. */
@@ -113,13 +119,8 @@ export class LeaseTracker {
   leaseAt(workspaceId: string, address: string, timeMs: number): CoveringLease | undefined {
     // Asked for every event; most deployments send no leases, and the key would be built for nothing.
     if (this.addresses.size === 0) return undefined;
-    if (workspaceId !== this.lastWorkspace) {
-      this.lastSlots = this.slotsByWorkspace.get(workspaceId);
-      this.lastWorkspace = workspaceId;
-    }
-    const slot = this.lastSlots?.get(address);
+    const slot = this.usedSlot(workspaceId, address);
     if (slot === undefined) return undefined;
-    this.addresses.markUsed(slot);
     const leases = this.addresses.valueAt(slot);
     for (let i = leases.length - 1; i >= 0; i--) {
       const lease = leases[i];
@@ -161,8 +162,8 @@ export class LeaseTracker {
     this.lastWorkspace = undefined;
     this.lastSlots = undefined;
     for (const [key, slot] of this.addresses.slotItems()) {
-      const cut = key.indexOf('\u0000');
-      this.slotsFor(key.slice(0, cut)).set(key.slice(cut + 1), slot);
+      const [workspaceId, address] = splitAddressKey(key);
+      this.slotsFor(workspaceId).set(address, slot);
     }
   }
 
@@ -177,18 +178,23 @@ export class LeaseTracker {
     return slots;
   }
 
-  /** Drops an evicted key's slot from the index (keys are `workspace NUL address`; workspace ids hold no NUL). */
+  /** Drops an evicted key's slot from the index. */
   private forgetSlot(key: string): void {
-    const cut = key.indexOf('\u0000');
-    const workspaceId = key.slice(0, cut);
+    const [workspaceId, address] = splitAddressKey(key);
     const slots = this.slotsByWorkspace.get(workspaceId);
     if (slots === undefined) return;
-    slots.delete(key.slice(cut + 1));
+    slots.delete(address);
     if (slots.size === 0) {
       this.slotsByWorkspace.delete(workspaceId);
       if (workspaceId === this.lastWorkspace) this.lastSlots = undefined;
     }
   }
+}
+
+/** `[workspace, address]` of a key of the leases table (`workspace NUL address`; workspace ids hold no NUL). */
+function splitAddressKey(key: string): [string, string] {
+  const cut = key.indexOf('\u0000');
+  return [key.slice(0, cut), key.slice(cut + 1)];
 }
 
 function sameHolder(a: Readonly<LeaseHolder>, b: Readonly<LeaseHolder>): boolean {
