@@ -1,5 +1,6 @@
 import { parse } from 'tldts';
 import { BoundedMemo } from './bounded-memo';
+import type { IndicatorMatch } from './intel/indicator';
 import type { PopularitySet, PopularityTier } from './popularity/popularity';
 
 /** A host name split at its registrable domain (public suffix list, ICANN + private sections). */
@@ -11,17 +12,36 @@ export interface SplitHostname {
   /** Labels left of the registered domain, lower-case, '' when none (`a.b` for `a.b.example.co.uk`). */
   subdomain: string;
   /**
-   * The registered domain's popularity tier, filled in by popularity/event-tier.ts for the rankings it was last
-   * asked about. Kept with the split, which the memo below shares between a name's events, so that a popular name's
-   * next events skip the look-up in the rankings (100,000 names, a map that mostly misses the CPU caches).
+   * Answers about the name that detections keep with its split, which the memo below shares between a name's
+   * events, so that a repeated name's next events skip their look-ups (see {@link NameMemo}).
    */
-  readonly tierMemo: TierMemo;
+  readonly memo: NameMemo;
 }
 
-export interface TierMemo {
+/**
+ * Per-name answers kept with a split, each with the owner it was computed for (an answer for other rankings, another
+ * intel store or an older generation of its lists is worked out again). The rankings hold 100,000 names and the
+ * intel zones a filter of their own: look-ups that mostly miss the CPU caches, asked again for every event of a name.
+ */
+export interface NameMemo {
+  /** The registered domain's popularity tier (popularity/event-tier.ts), for `rankings`. */
   rankings: PopularitySet | undefined;
   tier: PopularityTier | undefined;
+  /** The intel matches of the host name and its parent zones (IndicatorStore.matchSplitDomain). */
+  intelStore: unknown;
+  intelGeneration: number;
+  intelMatches: readonly IndicatorMatch[];
+  /** The brand whose own registered domain this is, or null (imposter_domain), for the rankings `brandOwner`. */
+  brandOwner: unknown;
+  brand: string | null;
 }
+
+/** A memo with no answers yet. */
+export function emptyNameMemo(): NameMemo {
+  return { rankings: undefined, tier: undefined, intelStore: undefined, intelGeneration: 0, intelMatches: NO_INTEL_MATCHES, brandOwner: undefined, brand: null };
+}
+
+const NO_INTEL_MATCHES: readonly IndicatorMatch[] = Object.freeze([]);
 
 const MAX_NAME_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
@@ -69,7 +89,7 @@ function splitUncached(name: string): Readonly<SplitHostname> | undefined {
   if (hostname !== domain && !hostname.endsWith(`.${domain}`)) return undefined;
 
   const subdomain = hostname === domain ? '' : hostname.slice(0, hostname.length - domain.length - 1);
-  return Object.freeze({ hostname, registeredDomain: domain, subdomain, tierMemo: { rankings: undefined, tier: undefined } });
+  return Object.freeze({ hostname, registeredDomain: domain, subdomain, memo: emptyNameMemo() });
 }
 
 /**

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { splitHostname } from '../domain';
 import { IndicatorLimitError } from './indicator-index';
 import { DEFAULT_SEED_PATH, IndicatorStore } from './indicator-store';
 
@@ -119,6 +120,26 @@ describe('IndicatorStore run-time lists', () => {
     expect(store.matchDomain('old-c2.example')).toHaveLength(0);
     expect(store.matchDomain('x.new-c2.example')).toHaveLength(1);
     expect(store.matchIpPort('203.0.113.2', 8080)).toHaveLength(1);
+  });
+
+  it('answers a split name from the matches kept with its split until the lists change, for each store on its own', async () => {
+    const store = new IndicatorStore({ seed: false });
+    const other = new IndicatorStore({ seed: false });
+    const file = join(dir.path, 'feed.txt');
+    writeFileSync(file, 'c2.example\n');
+    await store.loadList(file, 'lines', { label: 'c2:Feed', name: 'feed' });
+    const split = splitHostname('beacon.c2.example')!;
+    expect(store.matchSplitDomain(split).map((m) => m.indicator)).toEqual(['c2.example']);
+    // The same split object, another store: its own answer, not the one kept for the first.
+    expect(other.matchSplitDomain(split)).toHaveLength(0);
+    expect(store.matchSplitDomain(split)).toHaveLength(1);
+
+    writeFileSync(file, 'beacon.c2.example\nother.example\n');
+    await store.refresh();
+    expect(store.matchSplitDomain(split).map((m) => m.indicator)).toEqual(['beacon.c2.example']);
+    await store.unloadList('feed');
+    expect(store.matchSplitDomain(split)).toHaveLength(0);
+    expect(store.matchSplitDomain(split)).toEqual(store.matchDomain('beacon.c2.example'));
   });
 
   it('keeps a list in force when its source fails on refresh, and reports the error', async () => {

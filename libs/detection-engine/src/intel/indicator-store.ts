@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { SplitHostname } from '../domain';
 import type { IndicatorMatch } from './indicator';
 import type { IndicatorCounts } from './indicator-index';
 import { IndicatorIndex, IndicatorIndexBuilder } from './indicator-index';
@@ -156,6 +157,20 @@ export class IndicatorStore {
 
   matchDomain(hostname: string): readonly IndicatorMatch[] {
     return both(this.seed.matchDomain(hostname), this.index.size === 0 ? NONE : this.index.matchDomain(hostname));
+  }
+
+  /**
+   * {@link matchDomain} of a split name, kept with the split (SplitHostname.memo) for this store and generation of
+   * its lists: a name's later events, while the split memo holds it, are answered without the zones' filter.
+   */
+  matchSplitDomain(split: Readonly<SplitHostname>): readonly IndicatorMatch[] {
+    const memo = split.memo;
+    if (memo.intelStore !== this || memo.intelGeneration !== this.indexGeneration) {
+      memo.intelMatches = this.matchDomain(split.hostname);
+      memo.intelStore = this;
+      memo.intelGeneration = this.indexGeneration;
+    }
+    return memo.intelMatches;
   }
 
   matchIp(address: string): readonly IndicatorMatch[] {

@@ -9,7 +9,7 @@ let lastTier: PopularityTier | undefined;
 
 /**
  * The ranking tier of the event's registered domain, looked up once per event for every detection that asks
- * (dga_volume, imposter_domain), and once per name while its split stays in the split memo (SplitHostname.tierMemo):
+ * (dga_volume, imposter_domain), and once per name while its split stays in the split memo (SplitHostname.memo):
  * the rankings hold 100,000 names, and a lookup in a map that large mostly misses the CPU caches. Remembering the
  * latest event is enough, as the engine hands each event to every detection in turn.
  */
@@ -24,7 +24,7 @@ export function registeredDomainTierOf(observed: ObservedEvent, rankings: Popula
 
 function tierOfSplit(split: Readonly<SplitHostname> | undefined, rankings: PopularitySet): PopularityTier | undefined {
   if (split === undefined) return undefined;
-  const memo = split.tierMemo;
+  const memo = split.memo;
   if (memo.rankings !== rankings) {
     memo.tier = rankings.tier(split.registeredDomain);
     memo.rankings = rankings;

@@ -57,7 +57,8 @@ export function candidateOf(facts: NameFacts, rules: CandidateRules): Registrabl
 export function nameFactsOf(observed: ObservedEvent, rankings: PopularitySet, dynamicZone?: DynamicZoneLookup): NameFacts | undefined {
   const { hostname } = observed;
   if (hostname === undefined) return undefined;
-  return { hostname, split: hostnameSplitOf(observed), registeredTier: registeredDomainTierOf(observed, rankings), zone: dynamicZone?.(hostname) };
+  const split = hostnameSplitOf(observed);
+  return { hostname, split, registeredTier: registeredDomainTierOf(observed, rankings), zone: dynamicZone?.(hostname, split) };
 }
 
 /** {@link candidateOf} for a name on its own (the facts worked out here). */

@@ -1,6 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { DnsEvent, Wisdom } from '@vigil/contracts';
-import { matchZone, zoneSet, type SplitHostname, type ZoneSet } from '../../domain';
+import { emptyNameMemo, matchZone, zoneSet, type SplitHostname, type ZoneSet } from '../../domain';
 import { hostnameSplitOf } from '../../observed-event';
 import { LruMap } from '../../state/lru-map';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
@@ -125,7 +125,7 @@ function tunnelTarget(observed: ObservedEvent): Readonly<SplitHostname> | undefi
   const hostname = observed.hostname;
   if (hostname === undefined) return undefined;
   const lastDot = hostname.lastIndexOf('.');
-  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname, tierMemo: { rankings: undefined, tier: undefined } };
+  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname, memo: emptyNameMemo() };
   const split = hostnameSplitOf(observed);
   if (split === undefined || split.subdomain === '') return undefined;
   return split;

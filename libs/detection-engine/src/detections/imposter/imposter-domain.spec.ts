@@ -1,4 +1,5 @@
 import { benignNames } from '../../testing/fixtures';
+import { PopularitySet } from '../../popularity/popularity';
 import type { ObservedEvent } from '../detection';
 import { ImposterDomainDetector, IMPOSTER_DOMAIN } from './imposter-domain';
 
@@ -105,6 +106,16 @@ describe('ImposterDomainDetector', () => {
     }
     expect(detector.inspect(dns('goqgle.com', T + 4000))?.observations[2]).toMatch(/host also looked up google\.com/);
     expect(detector.inspect(dns('paypl.com', T + 4000))?.observations[2]).not.toMatch(/host also looked up/);
+  });
+
+  it('answers from its own rankings when detectors built on other rankings see the same name', () => {
+    const rankings = (domain: string) => PopularitySet.fromText(`# vigil popularity v1\n[top1k]\n${domain}\n`);
+    const brandIsPaypa1 = new ImposterDomainDetector(rankings('paypa1.com'));
+    const brandIsPaypal = new ImposterDomainDetector(rankings('paypal.com'));
+    // The name's split is shared from its second request on, with what the first detector worked out about it.
+    for (let i = 0; i < 3; i++) expect(brandIsPaypa1.inspect(dns('www.paypa1.com'))).toBeUndefined();
+    expect(brandIsPaypal.inspect(dns('www.paypa1.com'))?.observations[0]).toBe('imitates paypal.com');
+    expect(brandIsPaypa1.inspect(dns('www.paypa1.com'))).toBeUndefined();
   });
 
   it('stays silent on the popular domains themselves and on the benign rankings', () => {

@@ -1,5 +1,6 @@
 import type { KeyedState } from '../../state/state-budget';
 import type { Wisdom } from '@vigil/contracts';
+import type { SplitHostname } from '../../domain';
 import { hostKeyOf, hostnameSplitOf } from '../../observed-event';
 import { SUSPICIOUS_TLDS } from '../../enrichment/domain-context';
 import { defaultPopularity, type PopularitySet } from '../../popularity/popularity';
@@ -87,8 +88,8 @@ export class ImposterDomainDetector implements Detector {
     const split = hostnameSplitOf(observed);
     if (split === undefined) return undefined;
     const domain = split.registeredDomain;
-    const brandLabel = this.brandOfDomain.get(domain);
-    if (brandLabel !== undefined) {
+    const brandLabel = this.brandOf(split);
+    if (brandLabel !== null) {
       this.rememberBrand(hostKeyOf(observed), brandLabel, observed.timeMs);
       return undefined;
     }
@@ -113,6 +114,19 @@ export class ImposterDomainDetector implements Detector {
       observations: [`imitates ${brandDomain}`, `technique ${match.technique}`, `evidence ${score}: ${reasons.join(', ')}`],
       desc: `${observed.hostname}: the unranked domain ${domain} ${TECHNIQUE_WORDS[match.technique]} the popular ${brandDomain} (${reasons.join(', ')})`,
     };
+  }
+
+  /**
+   * The brand whose own domain the name is under, or null; kept with the split for the name's next events. The
+   * brands follow from the rankings alone, so the answer is kept for them: every partition's detector shares it.
+   */
+  private brandOf(split: Readonly<SplitHostname>): string | null {
+    const memo = split.memo;
+    if (memo.brandOwner !== this.options.popularity) {
+      memo.brand = this.brandOfDomain.get(split.registeredDomain) ?? null;
+      memo.brandOwner = this.options.popularity;
+    }
+    return memo.brand;
   }
 
   private rememberBrand(hostKey: string, brand: string, timeMs: number): void {

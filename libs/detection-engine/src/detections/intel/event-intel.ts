@@ -3,6 +3,7 @@ import { BoundedMemo } from '../../bounded-memo';
 import type { IndicatorMatch } from '../../intel/indicator';
 import type { IndicatorStore } from '../../intel/indicator-store';
 import { normaliseDomain } from '../../intel/normalise';
+import { hostnameSplitOf } from '../../observed-event';
 import type { ObservedEvent } from '../detection';
 
 /** Everything the intel store says about one event, looked up once and shared by all intel detectors. */
@@ -71,7 +72,7 @@ export class EventIntelLookup {
     const intel = targetsOf(observed);
     const { hostname, destIp, destPort } = intel;
     let matches: IndicatorMatch[] | undefined;
-    if (hostname !== undefined) matches = joined(matches, this.store.matchDomain(hostname));
+    if (hostname !== undefined) matches = joined(matches, this.domainMatches(observed, hostname));
     if (observed.type === 'http') {
       const url = (observed.event as HttpEvent).url;
       if (typeof url === 'string') matches = joined(matches, this.store.matchUrl(url));
@@ -90,5 +91,11 @@ export class EventIntelLookup {
     }
     intel.matches = matches ?? NONE;
     return intel;
+  }
+
+  /** The event's own host name is answered through its split, which keeps the matches for the name's next events. */
+  private domainMatches(observed: ObservedEvent, hostname: string): readonly IndicatorMatch[] {
+    const split = hostname === observed.hostname ? hostnameSplitOf(observed) : undefined;
+    return split !== undefined && split.hostname === hostname ? this.store.matchSplitDomain(split) : this.store.matchDomain(hostname);
   }
 }

@@ -1,6 +1,5 @@
 import type { HttpEvent } from '@vigil/contracts';
-import { registeredDomain } from '../../domain';
-import { perEvent } from '../../observed-event';
+import { hostnameSplitOf, perEvent } from '../../observed-event';
 import type { PopularityTier } from '../../popularity';
 import type { ObservedEvent } from '../detection';
 import { isPublicAddress, parseAddress } from '../network/ip-ranges';
@@ -40,7 +39,9 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
   if (observed.type !== 'http' || observed.hostname === undefined) return undefined;
   const event = observed.event as HttpEvent;
   const host = observed.hostname;
-  const ipLiteral = parseAddress(host) !== undefined;
+  // A name that splits at a registered domain is no address; the split is the event's own, shared by the detections.
+  const split = hostnameSplitOf(observed);
+  const ipLiteral = split === undefined && parseAddress(host) !== undefined;
   const status = typeof event.status === 'number' ? event.status : 0;
   const ua = typeof event.userAgent === 'string' && event.userAgent.trim().length > 0 ? event.userAgent.trim() : undefined;
   // One object shape for every request (userAgent present, perhaps undefined).
@@ -48,7 +49,7 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
     event,
     host,
     ipLiteral,
-    domain: ipLiteral ? undefined : registeredDomain(host),
+    domain: split?.registeredDomain,
     path: observed.urlPath === undefined ? '' : decodedPath(observed.urlPath),
     userAgent: ua,
     delivered: status === 0 || (status >= 200 && status < 300),

@@ -1,4 +1,4 @@
-import { popularity as defaultPopularity } from '../../popularity';
+import { defaultPopularity as defaultRankings } from '../../popularity';
 import type { Detector } from '../detection';
 import {
   AttackToolUserAgentDetector,
@@ -62,7 +62,9 @@ export interface WebDetectorOptions {
  * detection; here a known-bad fingerprint only adds to the TLS pattern of a destination.
  */
 export function createWebDetectors(opts: WebDetectorOptions = {}): Detector[] {
-  const popularity = opts.popularity ?? defaultPopularity;
+  // Asked only with a split's registered domain, already lower-case and without a trailing dot.
+  const rankings = defaultRankings();
+  const popularity = opts.popularity ?? ((registeredDomain: string) => rankings.tier(registeredDomain));
   const intel = opts.intel;
   const isKnownBadFingerprint =
     intel === undefined
