@@ -13,7 +13,7 @@ import { splitHostname } from '../../domain';
 import { observeEvent } from '../../observed-event';
 import { batch, benignNames, dnsEvent, seededRandom, shuffled, T0, tunnelQueries } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
-import { DnsTunnelDetector } from './dns-tunnel';
+import { DnsTunnelDetector, endsInTldLikeLabel } from './dns-tunnel';
 
 let seq = 0;
 function observe(query: string, timeMs: number, srcIP = '10.0.0.5', workspaceId = 'ws-test'): ObservedEvent {
@@ -227,5 +227,23 @@ describe('DnsTunnelDetector', () => {
     expect(() => new DnsTunnelDetector({ maxKeys: 0 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ shortTokenWeight: 2 })).toThrow(RangeError);
     expect(() => new DnsTunnelDetector({ minBurstSubdomains: 1 })).toThrow(RangeError);
+  });
+});
+
+describe('endsInTldLikeLabel', () => {
+  it('answers as the pattern of labels a public suffix can be, on every kind of last label', () => {
+    const pattern = /^(?:[a-z]{2,24}|xn--[a-z0-9-]{1,59})$/;
+    const rng = createRng('tld-like');
+    const alphabet = 'abcxyz019-_.A';
+    const labels = ['com', 'co', 'c', 'museum', 'a'.repeat(24), 'a'.repeat(25), 'xn--p1ai', 'xn--', 'c0m', 'com-', 'COM', ''];
+    for (let i = 0; i < 2_000; i++) {
+      let label = rng.int(0, 1) === 0 ? 'xn--' : '';
+      for (let n = rng.int(0, 30); n > 0; n--) label += alphabet[rng.int(0, alphabet.length - 1)];
+      labels.push(label);
+    }
+    for (const label of labels) {
+      const name = `www.example.${label}`;
+      expect({ label, tldLike: endsInTldLikeLabel(name, name.lastIndexOf('.')) }).toEqual({ label, tldLike: pattern.test(name.slice(name.lastIndexOf('.') + 1)) });
+    }
   });
 });

@@ -117,6 +117,20 @@ const LEGACY_PAYLOAD_CODEC: OccurrenceDataCodec<TunnelPayload> = {
 /** A name that ends in a label no public suffix can be (digits in it, or too long): no registered domain. */
 const TLD_LIKE = /^(?:[a-z]{2,24}|xn--[a-z0-9-]{1,59})$/;
 
+/** Whether the label after `lastDot` is {@link TLD_LIKE}; the usual one, 2-24 letters, read without cutting it out. */
+export function endsInTldLikeLabel(hostname: string, lastDot: number): boolean {
+  const length = hostname.length - lastDot - 1;
+  if (length >= 2 && length <= 24) {
+    let letters = true;
+    for (let i = lastDot + 1; letters && i < hostname.length; i++) {
+      const c = hostname.charCodeAt(i);
+      letters = c >= 0x61 && c <= 0x7a;
+    }
+    if (letters) return true;
+  }
+  return TLD_LIKE.test(hostname.slice(lastDot + 1));
+}
+
 /**
  * The window key (`registeredDomain`) and the subdomain to judge, or undefined when the name has nothing left of
  * its domain. Names under a public suffix answer with the shared split of the name (nothing allocated per query).
@@ -125,7 +139,7 @@ function tunnelTarget(observed: ObservedEvent): Readonly<SplitHostname> | undefi
   const hostname = observed.hostname;
   if (hostname === undefined) return undefined;
   const lastDot = hostname.lastIndexOf('.');
-  if (lastDot > 0 && !TLD_LIKE.test(hostname.slice(lastDot + 1))) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname, memo: emptyNameMemo() };
+  if (lastDot > 0 && !endsInTldLikeLabel(hostname, lastDot)) return { registeredDomain: NO_PUBLIC_SUFFIX, hostname, subdomain: hostname, memo: emptyNameMemo() };
   const split = hostnameSplitOf(observed);
   if (split === undefined || split.subdomain === '') return undefined;
   return split;
