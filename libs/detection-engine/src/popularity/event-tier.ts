@@ -22,7 +22,8 @@ export function registeredDomainTierOf(observed: ObservedEvent, rankings: Popula
   return lastTier;
 }
 
-function tierOfSplit(split: Readonly<SplitHostname> | undefined, rankings: PopularitySet): PopularityTier | undefined {
+/** The tier of a split name's registered domain in `rankings`, kept with the split (SplitHostname.memo). */
+export function tierOfSplit(split: Readonly<SplitHostname> | undefined, rankings: PopularitySet): PopularityTier | undefined {
   if (split === undefined) return undefined;
   const memo = split.memo;
   if (memo.rankings !== rankings) {

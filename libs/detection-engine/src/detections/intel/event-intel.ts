@@ -25,6 +25,14 @@ function joined(matches: IndicatorMatch[] | undefined, found: readonly Indicator
   return out;
 }
 
+const DIGITS_AND_DOTS = /^[\d.]+$/;
+
+/** Digits and dots only, or a colon: a URL host that may be an address. Names, which start with a letter, pass on one test. */
+export function mayBeAddress(host: string): boolean {
+  const first = host.charCodeAt(0);
+  return ((first >= 0x30 && first <= 0x39) || first === 0x2e ? DIGITS_AND_DOTS.test(host) : false) || host.includes(':');
+}
+
 /** Where an event goes, read from whichever fields its type has (matches still to be looked up). */
 function targetsOf(observed: ObservedEvent): EventIntel {
   const event = observed.event as Partial<IpEvent & TlsEvent>;
@@ -77,7 +85,7 @@ export class EventIntelLookup {
       const url = (observed.event as HttpEvent).url;
       if (typeof url === 'string') matches = joined(matches, this.store.matchUrl(url));
       // A URL naming an address directly (http://1.2.3.4/...) goes to that address.
-      if (hostname !== undefined && /^[\d.]+$|:/.test(hostname)) matches = joined(matches, this.store.matchIp(hostname));
+      if (hostname !== undefined && mayBeAddress(hostname)) matches = joined(matches, this.store.matchIp(hostname));
     }
     if (destIp !== undefined) {
       matches = joined(matches, this.store.matchIp(destIp));

@@ -1,5 +1,5 @@
 import type { IpEvent, TelemetryType, TlsEvent } from '@vigil/contracts';
-import { assertValidOcsfFinding } from '@vigil/testing';
+import { assertValidOcsfFinding, createRng } from '@vigil/testing';
 import { FindingAggregator } from '../../aggregation/finding-aggregator';
 import { CORE_FLAGS, FLAG_DICTIONARY } from '../../inventory/flags';
 import { CORE_THREATS, THREAT_DICTIONARY } from '../../inventory/threats';
@@ -10,6 +10,7 @@ import { buildDetectionFinding } from '../../ocsf/finding-builder';
 import { batch, benignNames, dnsEvent, httpEvent, iso, T0 } from '../../testing/fixtures';
 import type { DetectionHit, ObservedEvent } from '../detection';
 import { createIntelDetectors } from './create-intel-detectors';
+import { mayBeAddress } from './event-intel';
 import { INTEL_DETECTIONS, INTEL_FLAGS, INTEL_THREATS } from './intel-definitions';
 
 const store = new IndicatorStore();
@@ -211,5 +212,19 @@ describe('intel detection definitions and findings', () => {
       assertValidOcsfFinding(finding);
       expect(finding.finding_info.desc).toMatch(/ (matches|uses|presents) /);
     }
+  });
+});
+
+describe('mayBeAddress', () => {
+  it('answers as the pattern of digits and dots or a colon, on names, addresses and random text', () => {
+    const rng = createRng('may-be-address');
+    const hosts = ['example.com', '203.0.113.9', '2001:db8::1', '.5', '1.2.3.4.5', '1a.2', 'a1.2', '', '::', '[2001:db8::1]', '9'];
+    const alphabet = '0123456789.:abz-[]';
+    for (let i = 0; i < 3_000; i++) {
+      let host = '';
+      for (let n = rng.int(0, 12); n > 0; n--) host += alphabet[rng.int(0, alphabet.length - 1)];
+      hosts.push(host);
+    }
+    for (const host of hosts) expect({ host, address: mayBeAddress(host) }).toEqual({ host, address: /^[\d.]+$|:/.test(host) });
   });
 });

@@ -2,7 +2,8 @@ import type { Wisdom } from '@vigil/contracts';
 import { matchZone, zoneSet, type ZoneSet } from '../../domain';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
 import { isPublicAddress } from '../network/ip-ranges';
-import { describeDestination, type HttpRequest, isUnpopularDestination, type PopularityLookup, readHttpRequest } from './http-request';
+import type { PopularitySet } from '../../popularity';
+import { describeDestination, type HttpRequest, isUnpopularDestination, readHttpRequest } from './http-request';
 import { CONTENT_INFRASTRUCTURE_ZONES } from './infrastructure';
 import { PASTE_SERVICES, type PasteService } from './paste-services';
 import { classifyUserAgent, obsoletePlatform, type UserAgentKind } from './user-agents';
@@ -118,13 +119,27 @@ export const EXECUTABLE_CONTENT_TYPES: ReadonlySet<string> = new Set([
   'application/x-ms-shortcut', 'application/hta', 'application/x-elf', 'application/java-archive', 'application/x-java-archive',
 ]);
 
+/** The lengths of the extensions above, so that most paths are ruled out without cutting their extension out. */
+const EXTENSION_LENGTHS = lengthsOf(EXECUTABLE_EXTENSIONS);
+
+function lengthsOf(words: ReadonlySet<string>): ReadonlySet<number> {
+  return new Set([...words].map((word) => word.length));
+}
+
+/** The first letters of the content types above (all `application/`): other types are ruled out by theirs. */
+const CONTENT_TYPE_FIRST_LETTERS: ReadonlySet<number> = new Set([...EXECUTABLE_CONTENT_TYPES].map((type) => type.charCodeAt(0)));
+
 function executableEvidence(request: HttpRequest): string | undefined {
   const path = request.path;
   const fileStart = path.lastIndexOf('/') + 1;
   const dot = path.lastIndexOf('.');
-  if (dot > fileStart && EXECUTABLE_EXTENSIONS.has(path.slice(dot + 1).toLowerCase())) return `file ${path.slice(fileStart)}`;
+  if (dot > fileStart && EXTENSION_LENGTHS.has(path.length - dot - 1) && EXECUTABLE_EXTENSIONS.has(path.slice(dot + 1).toLowerCase())) {
+    return `file ${path.slice(fileStart)}`;
+  }
   const contentType = request.event.contentType;
   if (typeof contentType !== 'string') return undefined;
+  const lead = contentType.trimStart();
+  if (!CONTENT_TYPE_FIRST_LETTERS.has(lead.charCodeAt(0) | 0x20)) return undefined;
   const semicolon = contentType.indexOf(';');
   const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   if (EXECUTABLE_CONTENT_TYPES.has(type)) return `content type ${type}`;
@@ -140,7 +155,7 @@ export class ExecutableDownloadDetector implements Detector {
   readonly definition = HTTP_EXECUTABLE_DOWNLOAD;
   readonly types = ['http'] as const;
 
-  constructor(private readonly popularity: PopularityLookup) {}
+  constructor(private readonly popularity: PopularitySet) {}
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
     const request = readHttpRequest(observed);
@@ -220,7 +235,7 @@ export class ClientToUnpopularDetector implements Detector {
   constructor(
     readonly definition: DetectionDefinition,
     private readonly kind: Extract<UserAgentKind, 'lolbin' | 'scripting'>,
-    private readonly popularity: PopularityLookup,
+    private readonly popularity: PopularitySet,
   ) {}
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

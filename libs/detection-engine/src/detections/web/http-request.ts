@@ -1,11 +1,10 @@
 import type { HttpEvent } from '@vigil/contracts';
 import { hostnameSplitOf, perEvent } from '../../observed-event';
-import type { PopularityTier } from '../../popularity';
+import type { SplitHostname } from '../../domain';
+import type { PopularitySet } from '../../popularity';
+import { tierOfSplit } from '../../popularity/event-tier';
 import type { ObservedEvent } from '../detection';
 import { isPublicAddress, parseAddress } from '../network/ip-ranges';
-
-/** Popularity of a registered domain (see src/popularity); injected so tests and deployments can swap it. */
-export type PopularityLookup = (registeredDomain: string) => PopularityTier | undefined;
 
 /** What the HTTP detections read from one request. */
 export interface HttpRequest {
@@ -16,6 +15,8 @@ export interface HttpRequest {
   ipLiteral: boolean;
   /** Registered domain of the host (undefined for addresses and bare suffixes). */
   domain?: string;
+  /** The host's split (the event's own), which keeps the registered domain's tier for the name's next events. */
+  split: Readonly<SplitHostname> | undefined;
   /** Decoded URL path without query ('' when unparsable). */
   path: string;
   userAgent?: string;
@@ -50,6 +51,7 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
     host,
     ipLiteral,
     domain: split?.registeredDomain,
+    split,
     path: observed.urlPath === undefined ? '' : decodedPath(observed.urlPath),
     userAgent: ua,
     delivered: status === 0 || (status >= 200 && status < 300),
@@ -57,9 +59,9 @@ function readHttpRequestOnce(observed: ObservedEvent): HttpRequest | undefined {
 }
 
 /** True when the destination is a public address or an unpopular registered domain. */
-export function isUnpopularDestination(request: HttpRequest, popularity: PopularityLookup): boolean {
+export function isUnpopularDestination(request: HttpRequest, rankings: PopularitySet): boolean {
   if (request.ipLiteral) return isPublicAddress(request.host);
-  return request.domain !== undefined && popularity(request.domain) === undefined;
+  return request.split !== undefined && tierOfSplit(request.split, rankings) === undefined;
 }
 
 /** `the unpopular domain evil.top` / `the address 203.0.113.9`, for descriptions. */

@@ -1,4 +1,4 @@
-import { defaultPopularity as defaultRankings } from '../../popularity';
+import { defaultPopularity as defaultRankings, type PopularitySet } from '../../popularity';
 import type { Detector } from '../detection';
 import {
   AttackToolUserAgentDetector,
@@ -10,7 +10,6 @@ import {
   PasteServiceDetector,
   RawIpUrlDetector,
 } from './http-detectors';
-import type { PopularityLookup } from './http-request';
 import type { IndicatorStore } from '../../intel/indicator-store';
 import { DefaultCertificateDetector, TLS_C2_DEFAULT_CERTIFICATE } from './tls-certificate';
 import { TlsServerPatternDetector, type TlsServerPatternOptions } from './tls-server-pattern';
@@ -45,12 +44,11 @@ export { parseDistinguishedName, certificateTime, type DistinguishedName } from 
 export { DEFAULT_CERTIFICATE_MARKS, type DefaultCertificateMark, type DefaultCertificateKind } from './default-certificates';
 export { USER_AGENT_PATTERNS, classifyUserAgent, obsoletePlatform, type UserAgentKind, type UserAgentPattern } from './user-agents';
 export { PASTE_SERVICES, type PasteService } from './paste-services';
-export type { PopularityLookup } from './http-request';
 export { WEB_FLAGS, WEB_THREATS } from './web-inventory';
 
 export interface WebDetectorOptions {
-  /** Popularity of a registered domain; default the committed rankings (src/popularity). */
-  popularity?: PopularityLookup;
+  /** The popularity rankings; default the committed ones (src/popularity). */
+  popularity?: PopularitySet;
   /** Known-bad JA3/JA3S for the TLS pattern; without it fingerprints do not count. */
   intel?: IndicatorStore;
   tlsPattern?: Partial<Omit<TlsServerPatternOptions, 'isKnownBadFingerprint'>>;
@@ -62,9 +60,7 @@ export interface WebDetectorOptions {
  * detection; here a known-bad fingerprint only adds to the TLS pattern of a destination.
  */
 export function createWebDetectors(opts: WebDetectorOptions = {}): Detector[] {
-  // Asked only with a split's registered domain, already lower-case and without a trailing dot.
-  const rankings = defaultRankings();
-  const popularity = opts.popularity ?? ((registeredDomain: string) => rankings.tier(registeredDomain));
+  const popularity = opts.popularity ?? defaultRankings();
   const intel = opts.intel;
   const isKnownBadFingerprint =
     intel === undefined

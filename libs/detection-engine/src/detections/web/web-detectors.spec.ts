@@ -201,6 +201,12 @@ describe('HTTP detections', () => {
     expect(hit.desc).toMatch(/^Executable download \(file invoice\.exe\) from cdn\.fresh-updates\.top \(fresh-updates\.top, not in the popularity rankings\)/);
     expect(only(http('fresh-updates.top/get?id=7', { contentType: 'application/x-msdownload; charset=binary', userAgent: CHROME }), 'http_executable_download').observations[0]).toBe('content type application/x-msdownload');
     expect(ids(http('http://45.77.10.50/a/run.ps1', { userAgent: CHROME }))).toEqual(['http_executable_download', 'http_raw_ip_url']);
+    // Extensions and content types in any case, a content type after blanks; four-letter extensions too.
+    expect(only(http('http://cdn.fresh-updates.top/files/SETUP.EXE', { userAgent: CHROME }), 'http_executable_download').observations[0]).toBe('file SETUP.EXE');
+    expect(only(http('http://cdn.fresh-updates.top/pkg/app.msix', { userAgent: CHROME }), 'http_executable_download').observations[0]).toBe('file app.msix');
+    const blanks = { contentType: '  Application/X-MSDownload', userAgent: CHROME };
+    expect(only(http('fresh-updates.top/get?id=8', blanks), 'http_executable_download').observations[0]).toBe('content type application/x-msdownload');
+    expect(ids(http('http://cdn.fresh-updates.top/files/invoice.exe.txt', { contentType: 'text/plain', userAgent: CHROME }))).toEqual([]);
   });
 
   it('executable downloads: silent for popular vendors, non-executables, failed requests and internal servers', () => {
