@@ -29,8 +29,10 @@ const DIGITS_AND_DOTS = /^[\d.]+$/;
 
 /** Digits and dots only, or a colon: a URL host that may be an address. Names, which start with a letter, pass on one test. */
 export function mayBeAddress(host: string): boolean {
+  if (host.includes(':')) return true;
   const first = host.charCodeAt(0);
-  return ((first >= 0x30 && first <= 0x39) || first === 0x2e ? DIGITS_AND_DOTS.test(host) : false) || host.includes(':');
+  const digitOrDot = (first >= 0x30 && first <= 0x39) || first === 0x2e;
+  return digitOrDot && DIGITS_AND_DOTS.test(host);
 }
 
 /** Where an event goes, read from whichever fields its type has (matches still to be looked up). */
