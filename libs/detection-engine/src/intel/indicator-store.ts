@@ -173,6 +173,11 @@ export class IndicatorStore {
     return memo.intelMatches;
   }
 
+  /** {@link matchDomain} of a host name, through {@link matchSplitDomain} when `split` is the name's own split. */
+  matchNamedDomain(hostname: string, split: Readonly<SplitHostname> | undefined): readonly IndicatorMatch[] {
+    return split !== undefined && split.hostname === hostname ? this.matchSplitDomain(split) : this.matchDomain(hostname);
+  }
+
   matchIp(address: string): readonly IndicatorMatch[] {
     return both(this.seed.matchIp(address), this.index.size === 0 ? NONE : this.index.matchIp(address));
   }

@@ -12,11 +12,10 @@ export type DynamicZoneLookup = (hostname: string, split?: Readonly<SplitHostnam
  * dga_volume: a generator under such a zone picks the label below it, and many of these zones are not public
  * suffixes, so the registered domain would be the provider's. Asked on every lookup, so reloaded intel counts at once.
  */
-export function dynamicDnsZoneOf(intel: Pick<IndicatorStore, 'matchDomain' | 'matchSplitDomain'>): DynamicZoneLookup {
+export function dynamicDnsZoneOf(intel: Pick<IndicatorStore, 'matchNamedDomain'>): DynamicZoneLookup {
   // The intel detections look the same name up for the same event: the split keeps the matches for them.
   return (hostname, split) => {
-    const matches = split !== undefined && split.hostname === hostname ? intel.matchSplitDomain(split) : intel.matchDomain(hostname);
-    for (const match of matches) {
+    for (const match of intel.matchNamedDomain(hostname, split)) {
       if (match.kind === 'domain' && match.category === DYNAMIC_DNS_CATEGORY && match.indicator !== hostname) return match.indicator;
     }
     return undefined;

@@ -82,7 +82,8 @@ export class EventIntelLookup {
     const intel = targetsOf(observed);
     const { hostname, destIp, destPort } = intel;
     let matches: IndicatorMatch[] | undefined;
-    if (hostname !== undefined) matches = joined(matches, this.domainMatches(observed, hostname));
+    // The event's own host name is answered through its split, which keeps the matches for the name's next events.
+    if (hostname !== undefined) matches = joined(matches, this.store.matchNamedDomain(hostname, hostname === observed.hostname ? hostnameSplitOf(observed) : undefined));
     if (observed.type === 'http') {
       const url = (observed.event as HttpEvent).url;
       if (typeof url === 'string') matches = joined(matches, this.store.matchUrl(url));
@@ -101,11 +102,5 @@ export class EventIntelLookup {
     }
     intel.matches = matches ?? NONE;
     return intel;
-  }
-
-  /** The event's own host name is answered through its split, which keeps the matches for the name's next events. */
-  private domainMatches(observed: ObservedEvent, hostname: string): readonly IndicatorMatch[] {
-    const split = hostname === observed.hostname ? hostnameSplitOf(observed) : undefined;
-    return split !== undefined && split.hostname === hostname ? this.store.matchSplitDomain(split) : this.store.matchDomain(hostname);
   }
 }

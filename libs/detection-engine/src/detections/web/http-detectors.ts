@@ -120,11 +120,7 @@ export const EXECUTABLE_CONTENT_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** The lengths of the extensions above, so that most paths are ruled out without cutting their extension out. */
-const EXTENSION_LENGTHS = lengthsOf(EXECUTABLE_EXTENSIONS);
-
-function lengthsOf(words: ReadonlySet<string>): ReadonlySet<number> {
-  return new Set([...words].map((word) => word.length));
-}
+const EXTENSION_LENGTHS: ReadonlySet<number> = new Set([...EXECUTABLE_EXTENSIONS].map((extension) => extension.length));
 
 /** The first letters of the content types above (all `application/`): other types are ruled out by theirs. */
 const CONTENT_TYPE_FIRST_LETTERS: ReadonlySet<number> = new Set([...EXECUTABLE_CONTENT_TYPES].map((type) => type.charCodeAt(0)));
@@ -140,8 +136,8 @@ function executableEvidence(request: HttpRequest): string | undefined {
   if (typeof contentType !== 'string') return undefined;
   const lead = contentType.trimStart();
   if (!CONTENT_TYPE_FIRST_LETTERS.has(lead.charCodeAt(0) | 0x20)) return undefined;
-  const semicolon = contentType.indexOf(';');
-  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  const semicolon = lead.indexOf(';');
+  const type = (semicolon < 0 ? lead : lead.slice(0, semicolon)).trimEnd().toLowerCase();
   if (EXECUTABLE_CONTENT_TYPES.has(type)) return `content type ${type}`;
   return undefined;
 }
