@@ -1,3 +1,4 @@
+import type { KeySlots } from './shared-keys';
 import type { KeyedState } from './state-budget';
 
 /** The end of the recency list, and a slot that links to nothing. */
@@ -14,7 +15,8 @@ const FIRST_CAPACITY = 16;
  * node object per entry had made each of those cost about twice a plain Map insert.
  */
 export class LruMap<K, V> implements KeyedState {
-  private readonly slots = new Map<K, number>();
+  /** Each key's slot: a Map of the map's own, or its column of a table shared with other maps (shared-keys.ts). */
+  private readonly slots: KeySlots<K>;
   private keys: (K | undefined)[] = [];
   private entries: (V | undefined)[] = [];
   /** Per slot, the slot used just before it (towards the least recently used end), or NONE. */
@@ -36,8 +38,11 @@ export class LruMap<K, V> implements KeyedState {
   constructor(
     readonly maxSize: number,
     private readonly onEvict?: (key: K, value: V) => void,
+    keySlots?: KeySlots<K>,
   ) {
     if (!Number.isInteger(maxSize) || maxSize < 1) throw new RangeError(`LruMap: maxSize must be a positive integer, got ${maxSize}`);
+    if (keySlots !== undefined && keySlots.size !== 0) throw new RangeError('LruMap: the key slots given must be empty');
+    this.slots = keySlots ?? new Map<K, number>();
   }
 
   get size(): number {

@@ -3,6 +3,7 @@ import type { Wisdom } from '@vigil/contracts';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
+import type { SharedKeyTable } from '../../state/shared-keys';
 import { SlotNumbers } from '../../state/slot-numbers';
 import { readLru, writeLru, writeLruBySlot } from '../../state/lru-snapshot';
 import { readArray, readCount, readDeltas, readNumber, readNumbers, readObject, fail, writeDeltas, writeNumber } from '../../state/snapshot';
@@ -48,6 +49,8 @@ export interface BeaconOptions {
   ignorePorts: readonly number[];
   /** CIDR blocks (or addresses) whose beacons are expected, e.g. the organisation's cloud monitoring. */
   allowDestinations: readonly string[];
+  /** The engine's table of (host, destination) keys, shared by the per-pair detections; else a table of its own. */
+  pairKeys?: SharedKeyTable;
 }
 
 export const DEFAULT_BEACON_OPTIONS: BeaconOptions = {
@@ -141,7 +144,7 @@ export class BeaconDetector implements Detector {
       throw new RangeError('beacon_ip: maxConnectionsPerKey must be an integer >= minConnections');
     }
     if (!(this.options.periodMs > 0)) throw new RangeError('beacon_ip: periodMs must be positive');
-    this.pairs = new LruMap(this.options.maxKeys);
+    this.pairs = new LruMap(this.options.maxKeys, undefined, this.options.pairKeys?.member());
     this.firstConnections = new SlotNumbers(FIRST_CONNECTION_WIDTH, this.options.maxKeys + 1, 512);
     this.hostFirstSeen = new LruMap(this.options.maxKeys);
     this.ignorePorts = new Set(this.options.ignorePorts);

@@ -2,6 +2,7 @@ import type { KeyedState } from '../../state/state-budget';
 import type { SnapshotEventReader, SnapshotEventWriter } from '../../state/event-table';
 import { FirstSightings } from '../../state/first-sightings';
 import { LruMap } from '../../state/lru-map';
+import type { KeySlots } from '../../state/shared-keys';
 import { readLru, writeLruBySlot } from '../../state/lru-snapshot';
 import { SlotNumbers } from '../../state/slot-numbers';
 import { fail, readArray, readCount, readNumber, readNumbers, readOffset, readTuples, writeNumber, writeOffset } from '../../state/snapshot';
@@ -33,6 +34,8 @@ export interface BucketedSumsOptions {
    * the same either way.
    */
   compactKeys?: boolean;
+  /** Where keys find their slots, when shared with other detections' maps (see SharedKeyTable); else a map of its own. */
+  keySlots?: KeySlots<string>;
 }
 
 /** First events held per instance while keys are being evicted (about 450 KB with two measures). */
@@ -106,7 +109,7 @@ export class BucketedSums {
     this.bucketMs = options.windowMs / options.buckets;
     this.stride = SUMS + options.measures;
     this.emptyBucket = [NaN, 0, ...Array<number>(options.measures).fill(0)];
-    this.sums = new LruMap(options.maxKeys);
+    this.sums = new LruMap(options.maxKeys, undefined, options.keySlots);
     this.evidenceFrom = options.evidenceFrom ?? 0;
     this.compact = options.compactKeys ?? this.evidenceFrom > 0;
     this.slab = new SlotNumbers(CELLS + this.stride, options.maxKeys + 1);

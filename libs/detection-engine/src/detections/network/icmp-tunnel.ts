@@ -1,3 +1,4 @@
+import type { SharedKeyTable } from '../../state/shared-keys';
 import type { Wisdom } from '@vigil/contracts';
 import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
 import { WindowedDetector, type WindowedState } from './windowed-detector';
@@ -30,6 +31,8 @@ export interface IcmpTunnelOptions {
   minBytes: number;
   maxKeys: number;
   maxEvidence: number;
+  /** The engine's table of (host, destination) keys, shared by the per-pair detections; else a table of its own. */
+  pairKeys?: SharedKeyTable;
 }
 
 export const DEFAULT_ICMP_TUNNEL_OPTIONS: IcmpTunnelOptions = {
@@ -59,7 +62,7 @@ export class IcmpTunnelDetector extends WindowedDetector {
     if (!(largePacketBytes > 0) || !(minLargePackets >= 1) || !(minBytes >= 1)) {
       throw new RangeError('icmp_tunnel: largePacketBytes, minLargePackets and minBytes must be positive');
     }
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 3, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 3, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, keySlots: this.options.pairKeys?.member() });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

@@ -1,3 +1,4 @@
+import { SharedKeyTable } from '../../state/shared-keys';
 import type { Detector } from '../detection';
 import { type BeaconOptions, BeaconDetector } from './beacon';
 import { CleartextProtocolDetector } from './cleartext';
@@ -29,9 +30,9 @@ export interface NetworkDetectorOptions {
   /** CIDR blocks whose periodic connections are expected (not reported as beacons). */
   beaconAllowDestinations?: readonly string[];
   portScan?: Partial<Omit<PortScanOptions, 'maxKeys'>>;
-  icmpTunnel?: Partial<Omit<IcmpTunnelOptions, 'maxKeys'>>;
-  beacon?: Partial<Omit<BeaconOptions, 'maxKeys' | 'allowDestinations'>>;
-  strobe?: Partial<Omit<StrobeOptions, 'maxKeys'>>;
+  icmpTunnel?: Partial<Omit<IcmpTunnelOptions, 'maxKeys' | 'pairKeys'>>;
+  beacon?: Partial<Omit<BeaconOptions, 'maxKeys' | 'allowDestinations' | 'pairKeys'>>;
+  strobe?: Partial<Omit<StrobeOptions, 'maxKeys' | 'pairKeys'>>;
   /** Seconds; default 3,600. */
   longConnectionMinS?: number;
 }
@@ -40,22 +41,25 @@ export interface NetworkDetectorOptions {
 export function createNetworkDetectors(opts: NetworkDetectorOptions = {}): Detector[] {
   const maxKeys = opts.maxKeys ?? 100_000;
   const bounded = { maxKeys };
+  // Every flow is looked up under its (host, destination) key by each per-pair detection: one table finds it for all.
+  const pairKeys = new SharedKeyTable();
+  const perPair = { maxKeys, pairKeys };
   const mailServers = opts.mailServers ?? [];
   return [
     new PortScanDetector('vertical', { ...opts.portScan, ...bounded }),
     new PortScanDetector('horizontal', { ...opts.portScan, ...bounded }),
-    new IcmpTunnelDetector({ ...opts.icmpTunnel, ...bounded }),
+    new IcmpTunnelDetector({ ...opts.icmpTunnel, ...perPair }),
     new SshNonStandardPortDetector(),
-    new LargeTransferDetector('ssh', bounded),
-    new LargeTransferDetector('ftp', bounded),
-    new LargeTransferDetector('any', bounded),
+    new LargeTransferDetector('ssh', perPair),
+    new LargeTransferDetector('ftp', perPair),
+    new LargeTransferDetector('any', perPair),
     new DirectSmtpDetector({ mailServers, ...bounded }),
     new MxLookupDetector({ mailServers, ...bounded }),
     new CleartextProtocolDetector(),
     new UnusualPortDetector(),
     new UnusualPortVolumeDetector(bounded),
-    new BeaconDetector({ ...opts.beacon, allowDestinations: opts.beaconAllowDestinations ?? [], maxKeys: Math.min(maxKeys, 20_000) }),
+    new BeaconDetector({ ...opts.beacon, allowDestinations: opts.beaconAllowDestinations ?? [], maxKeys: Math.min(maxKeys, 20_000), pairKeys }),
     new LongConnectionDetector(opts.longConnectionMinS),
-    new StrobeDetector({ ...opts.strobe, ...bounded }),
+    new StrobeDetector({ ...opts.strobe, ...perPair }),
   ];
 }

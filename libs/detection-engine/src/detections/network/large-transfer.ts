@@ -1,4 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SharedKeyTable } from '../../state/shared-keys';
 import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
 import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums } from './bucketed-sums';
@@ -46,6 +47,8 @@ export interface LargeTransferOptions {
   minBytesOut: number;
   maxKeys: number;
   maxEvidence: number;
+  /** The engine's table of (host, destination) keys, shared by the per-pair detections; else a table of its own. */
+  pairKeys?: SharedKeyTable;
 }
 
 interface TransferKind {
@@ -105,7 +108,7 @@ export class LargeTransferDetector extends WindowedDetector {
     // Flows are kept as evidence once the pair has sent half the threshold: the transfers that make a pair large
     // come after that, and the many pairs that never get near it keep no events.
     const evidenceFrom = this.options.minBytesOut / 2;
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 2, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 2, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom, keySlots: this.options.pairKeys?.member() });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {

@@ -1,4 +1,5 @@
 import type { Wisdom } from '@vigil/contracts';
+import type { SharedKeyTable } from '../../state/shared-keys';
 import type { DetectionDefinition, DetectionHit, Detector, ObservedEvent } from '../detection';
 import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums, ONE_CONNECTION } from './bucketed-sums';
@@ -71,6 +72,8 @@ export interface StrobeOptions {
   maxKeys: number;
   maxEvidence: number;
   ignorePorts: readonly number[];
+  /** The engine's table of (host, destination) keys, shared by the per-pair detections; else a table of its own. */
+  pairKeys?: SharedKeyTable;
 }
 
 export const DEFAULT_STROBE_OPTIONS: StrobeOptions = { windowMs: 3_600_000, minConnections: 3_600, maxKeys: 100_000, maxEvidence: 10, ignorePorts: [53, 123] };
@@ -91,7 +94,7 @@ export class StrobeDetector extends WindowedDetector {
     this.ignorePorts = new Set(this.options.ignorePorts);
     // The evidence of a hit is the pair's latest maxEvidence connections: none before that count can be one.
     const evidenceFrom = this.options.minConnections - this.options.maxEvidence;
-    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 1, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom });
+    this.sums = new BucketedSums({ windowMs: this.options.windowMs, buckets: 12, measures: 1, maxKeys: this.options.maxKeys, maxEvidence: this.options.maxEvidence, evidenceFrom, keySlots: this.options.pairKeys?.member() });
   }
 
   inspect(observed: ObservedEvent): DetectionHit | undefined {
