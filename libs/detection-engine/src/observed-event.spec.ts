@@ -1,4 +1,4 @@
-import { urlHostname, urlPathOf } from './observed-event';
+import { endpointId, urlHostname, urlPathOf } from './observed-event';
 
 /** The WHATWG parser's answer, as every HTTP URL was read before plain URLs took a shortcut. */
 function reference(url: string): { hostname?: string; path?: string } {
@@ -49,5 +49,21 @@ describe('HTTP URLs of events', () => {
     expect(urlPathOf('example.com/a/./b/../x%2E%2e/../y')).toBe('/a/y');
     expect(urlHostname('http://example.com:99999/')).toBeUndefined();
     expect(urlHostname('   ')).toBeUndefined();
+  });
+});
+
+describe('endpointId', () => {
+  it('names a host by its lower-cased name, one string per name as sent, and an unnamed endpoint by its address', () => {
+    const sent = ['WS-0042', 'ws-0042'];
+    const first = endpointId('10.0.0.5', sent[0]);
+    expect(first).toBe('host:ws-0042');
+    expect(endpointId('10.0.0.9', sent[1])).toBe('host:ws-0042');
+    // Remembered ids answer the same as made ones (string identity, what the memo is for, is not observable here).
+    expect(endpointId('10.0.0.5', `WS-${'0042'}`)).toBe(first);
+    expect(endpointId('10.0.0.5', undefined)).toBe('10.0.0.5');
+    expect(endpointId('10.0.0.5', 'ws-0043')).toBe('host:ws-0043');
+    // Names too long to hold are still named, just not remembered.
+    const long = `h${'x'.repeat(300)}`;
+    expect(endpointId('10.0.0.5', long.toUpperCase())).toBe(`host:${long}`);
   });
 });

@@ -1,4 +1,5 @@
 import type { DnsEvent, HttpEvent, TelemetryBatch, TelemetryEvent, TelemetryType } from '@vigil/contracts';
+import { BoundedMemo } from './bounded-memo';
 import type { Endpoint, ObservedEvent } from './detections/detection';
 import { splitHostname, type SplitHostname } from './domain';
 import { internedHostKey } from './host-keys';
@@ -62,9 +63,16 @@ function endpointOf(event: TelemetryEvent): Endpoint {
   return { ip, host, mac, id: endpointId(ip, host) };
 }
 
+/**
+ * The ids of named hosts, one string per name as sensors send it: a fresh `host:` concatenation per event had to be
+ * lower-cased, hashed and compared character by character in the host-key memo; the same string again carries its
+ * hash and compares as equal at once.
+ */
+const namedEndpointIds = new BoundedMemo<string>(65_536, (host) => `host:${host.toLowerCase()}`, 256);
+
 /** See Endpoint.id. */
 export function endpointId(ip: string, host: string | undefined): string {
-  return host === undefined ? ip : `host:${host.toLowerCase()}`;
+  return host === undefined ? ip : namedEndpointIds.get(host);
 }
 
 /**
