@@ -1,5 +1,5 @@
-import type { SharedKeyTable } from '../../state/shared-keys';
 import type { Wisdom } from '@vigil/contracts';
+import type { SharedKeyTable } from '../../state/shared-keys';
 import type { DetectionDefinition, DetectionHit, ObservedEvent } from '../detection';
 import { WindowedDetector, type WindowedState } from './windowed-detector';
 import { BucketedSums } from './bucketed-sums';
