@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WorkerBudgetError, WorkerPool, WorkerQueueFullError, WorkerTaskError } from './worker-pool';
 import { waitUntil } from '@vigil/testing';
@@ -115,6 +117,25 @@ describe('WorkerPool', () => {
       expect(await second).toMatchObject({ budget: 'time', progress: 'second' });
     } finally {
       await spin.close();
+    }
+  });
+
+  it('lets a thread finish what it is doing before it ends on close, and rejects the task at once', async () => {
+    const pause = pool<{ ms: number; file: string; marker: string }, void>('pauseThenMark');
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-pool-'));
+    const file = path.join(dir, 'marker');
+    try {
+      const running = pause.run({ ms: 800, file, marker: 'done' }).catch((e: Error) => e);
+      await waitUntil(() => pause.threads === 1, 'the thread to start', 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const closed = pause.close();
+      expect(await running).toMatchObject({ message: 'fixture pauseThenMark is shutting down' });
+      await closed;
+      // Terminated from outside, the thread would never have written the marker.
+      expect(readFileSync(file, 'utf8')).toBe('done');
+      expect(pause.threads).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { bootstrapSource, nearestTypeScriptLoader, siblingModule } from './task-module';
-import type { RuntimeMessage, TaskMessage, WorkerBoot } from './worker-protocol';
+import type { RuntimeMessage, StopMessage, TaskMessage, WorkerBoot } from './worker-protocol';
 // Keeps the runtime in the compiled program: threads load it by path (see RUNTIME).
 import type * as _runtime from './worker-runtime';
 
@@ -77,6 +77,9 @@ interface Slot {
 
 const RUNTIME = siblingModule(__filename, 'worker-runtime');
 
+/** How long a thread asked to stop may take to finish its task (or loading) and end by itself before it is terminated. */
+const STOP_GRACE_MS = 5_000;
+
 /**
  * A small pool of worker threads for CPU work that must not be able to hurt the process that asks for it: each
  * task runs in a thread with heap limits and a time limit, and a thread that overruns either is terminated (the
@@ -143,7 +146,7 @@ export class WorkerPool<I, O> {
   async close(): Promise<void> {
     this.closing = true;
     for (const task of this.queue.splice(0)) task.reject(new WorkerTaskError(`${this.options.name} is shutting down`, 'Error'));
-    await Promise.all([...this.slots].map((slot) => this.retire(slot, new WorkerTaskError(`${this.options.name} is shutting down`, 'Error'))));
+    await Promise.all([...this.slots].map((slot) => this.retire(slot, new WorkerTaskError(`${this.options.name} is shutting down`, 'Error'), 'stop')));
   }
 
   private dispatch(): void {
@@ -238,12 +241,16 @@ export class WorkerPool<I, O> {
     if (slot.task !== undefined || slot.closed) return;
     slot.worker.unref();
     clearTimeout(slot.idle);
-    slot.idle = setTimeout(() => void this.retire(slot), this.idleTimeoutMs);
+    slot.idle = setTimeout(() => void this.retire(slot, undefined, 'stop'), this.idleTimeoutMs);
     slot.idle.unref();
   }
 
-  /** Terminates a thread; its running task (if any) fails with `failure`; waiting tasks move on to other threads. */
-  private async retire(slot: Slot, failure?: Error): Promise<void> {
+  /**
+   * Takes a thread out of the pool; its running task (if any) fails with `failure` at once and waiting tasks move on
+   * to other threads. A thread that overran a budget or failed is terminated; one let go (`stop`: idle, or the pool
+   * closing) is asked to end by itself once it is between tasks, so that termination never cuts into its work.
+   */
+  private async retire(slot: Slot, failure?: Error, how: 'terminate' | 'stop' = 'terminate'): Promise<void> {
     if (slot.closed) return;
     slot.closed = true;
     clearTimeout(slot.timer);
@@ -252,7 +259,37 @@ export class WorkerPool<I, O> {
     const task = slot.task;
     slot.task = undefined;
     if (task !== undefined) task.reject(failure ?? new WorkerTaskError(`${this.options.name} was stopped`, 'Error'));
-    await slot.worker.terminate().catch(() => undefined);
+    if (how === 'stop') await this.stop(slot, task === undefined && slot.ready);
+    else await slot.worker.terminate().catch(() => undefined);
     if (!this.closing) this.dispatch();
+  }
+
+  /**
+   * Ends a thread from inside, between tasks. Terminating a thread from outside can stop it between creating a
+   * native handle and initialising it (a zlib stream of a task or of a module loading its data), and Node.js
+   * aborts the whole process when it frees such a handle; a thread that ends itself from its message loop is
+   * never in that state. One that does not end within the grace period is terminated after all.
+   */
+  private async stop(slot: Slot, idleNow: boolean): Promise<void> {
+    const worker = slot.worker;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const askToStop = () => {
+      try {
+        worker.postMessage({ type: 'stop' } satisfies StopMessage);
+      } catch {
+        // The thread is gone already.
+      }
+    };
+    if (idleNow) askToStop();
+    else {
+      worker.on('message', (message: RuntimeMessage) => {
+        if (message.type === 'ready' || message.type === 'result') askToStop();
+      });
+    }
+    let grace: NodeJS.Timeout | undefined;
+    const overdue = new Promise<'overdue'>((resolve) => (grace = setTimeout(() => resolve('overdue'), STOP_GRACE_MS)));
+    const outcome = await Promise.race([exited, overdue]);
+    clearTimeout(grace);
+    if (outcome === 'overdue') await worker.terminate().catch(() => undefined);
   }
 }

@@ -13,6 +13,13 @@ export interface TaskMessage {
   input: unknown;
 }
 
+/** Asks an idle thread to end by itself (see {@link WorkerPool}'s close and idle timeout). */
+export interface StopMessage {
+  type: 'stop';
+}
+
+export type PoolMessage = TaskMessage | StopMessage;
+
 export type RuntimeMessage =
   | { type: 'ready' }
   | { type: 'progress'; id: number; note: string }

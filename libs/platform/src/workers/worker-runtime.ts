@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RuntimeMessage, TaskContext, TaskHandler, TaskMessage, WorkerBoot } from './worker-protocol';
+import type { PoolMessage, RuntimeMessage, TaskContext, TaskHandler, WorkerBoot } from './worker-protocol';
 
 /**
  * Runs inside a worker thread of a {@link WorkerPool} (loaded by its bootstrap, never imported by other code):
@@ -20,7 +20,9 @@ function run(): void {
     post({ type: 'load-failed', message: (error as Error).stack ?? String(error) });
     return;
   }
-  port.on('message', (message: TaskMessage) => {
+  port.on('message', (message: PoolMessage) => {
+    // Ends the thread between tasks, where no native handle can be caught half made (see WorkerPool.stop).
+    if (message?.type === 'stop') process.exit(0);
     if (message?.type !== 'task') return;
     const transferred: ArrayBuffer[] = [];
     const context: TaskContext = {

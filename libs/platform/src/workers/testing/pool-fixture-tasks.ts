@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { TOPICS } from '@vigil/contracts';
 import type { TaskContext } from '../worker-protocol';
 import { lowerThreadPriority, threadNice } from '../thread-priority';
@@ -44,4 +45,10 @@ export function sumAndMake(input: { bytes: Uint8Array; size: number }, context: 
   const made = new Uint8Array(input.size).fill(7);
   context.transfer([made.buffer]);
   return { sum, made };
+}
+
+/** Waits `ms`, then writes `marker` to `file`: proves whether the thread was let finish its task. */
+export async function pauseThenMark(input: { ms: number; file: string; marker: string }): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, input.ms));
+  writeFileSync(input.file, input.marker);
 }
