@@ -38,6 +38,7 @@ export function serverRuntimeEnv(): Record<string, string> {
  *   helpers only took cycles from them, and the hand-offs between threads added to the total: in four 3-minute
  *   sustained runs, two with the flag and two without, alternating, the helper threads fell from about 0.42 to
  *   0.29 cores, the scoring threads rose from about 0.70 to 0.80, and the scored events/s from 51,203 and 48,599
- *   to 58,403 and 51,936. Collection pauses are longer; status p99 stayed at 34-49 ms either way.
+ *   to 58,403 and 51,936. Each thread's collection pauses are longer: status p99 in that evening's runs was
+ *   34-58 ms with it and 34-51 ms without (docs/benchmark-history.md).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=100', '--single-threaded-gc'];
