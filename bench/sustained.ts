@@ -3,14 +3,14 @@
  * the way Vigil is used — does throughput stay flat and memory bounded as detection state grows?
  *
  *   node -r ./tools/register.cjs bench/sustained.ts [--minutes 10] [--clients 2] [--hosts 20000]
- *        [--row-seconds 60] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--node-arg FLAG ...] [--server-log FILE] [--split]
+ *        [--row-seconds 60] [--probe-seconds 15] [--profile <dir>] [--keep-data] [--env NAME=VALUE ...] [--node-arg FLAG ...] [--server-log FILE] [--split]
  *
  * Prints one row per interval (accepted and scored events/s, scoring lag, RSS, heap, detection state, evictions,
  * cores busy by thread group: Node.js, ClickHouse merges, other threads such as the embedded store's inserts and queries,
  * and the CPU time of a fixed reference work in a child process: the machine's own speed at that minute),
  * then: the parse-only baseline of the same bodies measured in the same run and the ratio to it, the last/first
  * throughput ratio (last third of the run against the first third), peak RSS, the p95 time from 200 to a visible
- * finding for malicious hosts planted every 15 s under load, whether every one was detected, whether every
+ * finding for malicious hosts planted every 15 s under load (--probe-seconds: more often, for short runs), whether every one was detected, whether every
  * accepted event was scored, and the p50/p99 of GET /v1/account/status polled every 200 ms during the run. --profile writes a V8 CPU profile of the server into <dir>;
  * --keep-data keeps the all-in-one's data directory (otherwise removed after the run) and prints where it is.
  * --node-arg passes a Node.js or V8 flag to the all-in-one (e.g. `--node-arg --v8-pool-size=2`), to compare runtime settings;
@@ -38,6 +38,7 @@ interface Options {
   clients: number;
   hosts: number;
   rowSeconds: number;
+  probeSeconds: number;
   profileDir?: string;
   keepData: boolean;
   env: Record<string, string>;
@@ -62,6 +63,7 @@ function parseOptions(argv: string[]): Options {
     clients: Number(value('--clients') ?? 2),
     hosts: Number(value('--hosts') ?? 20_000),
     rowSeconds: Number(value('--row-seconds') ?? 60),
+    probeSeconds: Number(value('--probe-seconds') ?? 15),
     profileDir: value('--profile'),
     keepData: argv.includes('--keep-data'),
     env,
@@ -172,7 +174,7 @@ async function runLoad(deployment: Deployment, options: Options, workload: Map<T
   const referenceCpuMs: number[] = [];
   try {
     fleet.start(Math.max(options.clients, deployment.gateways.length));
-    probes.start(15_000);
+    probes.start(options.probeSeconds * 1000);
     status.start(200);
     console.log(`| minute | accepted ev/s | scored ev/s | finding records/s | scoring lag (events) | RSS MB | heap used MB (main) | heap used MB (scoring threads) | external MB | store engine MB | state MB | evictions | cores busy | reference work CPU ms |${perRole ? ' RSS MB by role |' : ''}`);
     console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|${perRole ? '---|' : ''}`);
