@@ -1,6 +1,6 @@
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import { DetectionEngine, type IndicatorStore, type StateBudget } from '@vigil/detection-engine';
-import type { ScoringEngine } from '../partitioned/scoring-engine';
+import type { EngineSnapshot, ScoringEngine } from '../partitioned/scoring-engine';
 import { compressSnapshot, decompressSnapshot } from '../partitioned/snapshot-records';
 import { SigmaHitSource } from '../sigma/sigma-hit-source';
 import { scoreTelemetryRecords, type ScoredBatch, type ScoreInput } from './score-records';
@@ -33,8 +33,10 @@ export class LocalEngine implements ScoringEngine {
     return scoreTelemetryRecords(this.detection, this.sigma, topic, records);
   }
 
-  snapshot(): Promise<Buffer> {
-    return compressSnapshot(this.detection.snapshot());
+  async snapshot(): Promise<EngineSnapshot> {
+    const started = performance.now();
+    const data = await compressSnapshot(this.detection.snapshot());
+    return { data, workMs: performance.now() - started };
   }
 
   async restore(data: Buffer): Promise<void> {

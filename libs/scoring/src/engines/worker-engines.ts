@@ -3,12 +3,12 @@ import type { IntelConfig } from '@vigil/config';
 import type { WorkspaceRuleSet } from '@vigil/contracts';
 import type { DetectionStateUsage, SharedSeed } from '@vigil/detection-engine';
 import { siblingModule, WorkerPool } from '@vigil/platform';
-import type { ScoringEngine } from '../partitioned/scoring-engine';
+import type { EngineSnapshot, ScoringEngine } from '../partitioned/scoring-engine';
 import { isNewerRuleSet, type EngineSet, type ThreadHeap } from './engine-set';
 import type { ScoredBatch } from './score-records';
 import type { IntelFigures } from '../intel/intel-metrics';
 import type { handleScoringRequest } from './scoring-thread.task';
-import type { ScoreReply, ScoringRequest, ThreadSetup, WireRecord } from './worker-protocol';
+import type { ScoreReply, ScoringRequest, ThreadSetup, WireRecord, WireSnapshot } from './worker-protocol';
 
 export interface WorkerEnginesOptions {
   threads: number;
@@ -36,9 +36,9 @@ class WorkerEngine implements ScoringEngine {
     private readonly setup: () => ThreadSetup,
   ) {}
 
-  async snapshot(): Promise<Buffer> {
-    const data = (await this.pool.run({ op: 'snapshot', engineId: this.id })) as Uint8Array;
-    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  async snapshot(): Promise<EngineSnapshot> {
+    const { data, workMs } = (await this.pool.run({ op: 'snapshot', engineId: this.id })) as WireSnapshot;
+    return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), workMs };
   }
 
   async restore(data: Buffer): Promise<void> {

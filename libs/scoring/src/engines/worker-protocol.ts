@@ -25,9 +25,15 @@ export type ScoringRequest =
   | { op: 'warm-up'; setup: ThreadSetup } // answered with the thread's SharedSeed
   | { op: 'score'; engineId: number; setup?: ThreadSetup; topic: string; records: WireRecord[] }
   | { op: 'restore'; engineId: number; setup?: ThreadSetup; snapshot: Uint8Array } // compressed, as stored
-  | { op: 'snapshot'; engineId: number } // answered with the compressed snapshot
+  | { op: 'snapshot'; engineId: number } // answered with a WireSnapshot
   | { op: 'rules'; set: WorkspaceRuleSet }
   | { op: 'drop'; engineId: number };
+
+/** A compressed snapshot as it comes back from its thread, with the thread's own time making it. */
+export interface WireSnapshot {
+  data: Uint8Array;
+  workMs: number;
+}
 
 export interface ScoreReply {
   findings: WireRecord[];

@@ -2,7 +2,7 @@ import type { BusBatch, BusRecord, ConsumedRecord } from '@vigil/bus';
 import type { DetectionResult } from '@vigil/detection-engine';
 import { waitUntil } from '@vigil/testing';
 import { PartitionScorer, type PartitionScorerOptions } from './partition-scorer';
-import type { ScoringEngine } from './scoring-engine';
+import type { EngineSnapshot, ScoringEngine } from './scoring-engine';
 import { SnapshotDirectory } from './snapshot-directory';
 import { compressSnapshot, decompressSnapshot, snapshotRecords } from './snapshot-records';
 
@@ -10,6 +10,10 @@ import { compressSnapshot, decompressSnapshot, snapshotRecords } from './snapsho
 class CountingEngine implements ScoringEngine {
   total = 0;
   restoredFrom?: number;
+  /** What the engine reports its snapshot work cost. */
+  snapshotWorkMs = 0;
+  /** Holds the snapshot's answer back, as a busy scoring thread does. */
+  snapshotHold?: Promise<void>;
   process(): DetectionResult {
     throw new Error('not used: the spec scores through score()');
   }
@@ -17,8 +21,9 @@ class CountingEngine implements ScoringEngine {
     this.total += n;
     return this.total;
   }
-  snapshot(): Promise<Buffer> {
-    return compressSnapshot({ total: this.total });
+  async snapshot(): Promise<EngineSnapshot> {
+    await this.snapshotHold;
+    return { data: await compressSnapshot({ total: this.total }), workMs: this.snapshotWorkMs };
   }
   async restore(data: Buffer): Promise<void> {
     const total = ((await decompressSnapshot(data)) as { total?: unknown }).total;
@@ -204,6 +209,45 @@ describe('PartitionScorer', () => {
     await h.scorer.tick();
     expect(h.commits).toHaveLength(1);
     h.now.t += 3_000;
+    await h.scorer.tick();
+    expect(h.commits).toHaveLength(2);
+  });
+
+  it("spaces out checkpoints by the engine's own snapshot work", async () => {
+    const h = harness({ snapshotIntervalMs: 1_000, checkpointCostFactor: 10 });
+    await h.scorer.handle(batchOf(0, 0, 1));
+    h.engines[0].snapshotWorkMs = 400;
+    h.now.t += 1_000;
+    await h.scorer.handle(batchOf(0, 1, 1));
+    expect(h.commits).toHaveLength(1);
+    expect(h.scorer.stats.lastCheckpoint).toMatchObject({ snapshotMs: 400, queuedMs: 0 });
+    await h.scorer.handle(batchOf(0, 2, 1));
+    h.now.t += 3_500; // past the interval, not past 10 x 400 ms
+    await h.scorer.tick();
+    expect(h.commits).toHaveLength(1);
+    h.now.t += 600;
+    await h.scorer.tick();
+    expect(h.commits).toHaveLength(2);
+  });
+
+  it("does not count the wait for a busy scoring thread as the checkpoint's cost", async () => {
+    const h = harness({ snapshotIntervalMs: 1_000, checkpointCostFactor: 10 });
+    await h.scorer.handle(batchOf(0, 0, 1));
+    const engine = h.engines[0];
+    engine.snapshotWorkMs = 20;
+    let release!: () => void;
+    engine.snapshotHold = new Promise<void>((resolve) => (release = resolve));
+    h.now.t += 1_000;
+    const queued = h.scorer.handle(batchOf(0, 1, 1));
+    await new Promise((r) => setTimeout(r, 10));
+    h.now.t += 5_000; // the snapshot request waits behind the thread's batches
+    release();
+    await queued;
+    expect(h.commits).toHaveLength(1);
+    expect(h.scorer.stats.lastCheckpoint).toMatchObject({ snapshotMs: 20, queuedMs: 4_980, publishMs: 0 });
+    engine.snapshotHold = undefined;
+    await h.scorer.handle(batchOf(0, 2, 1));
+    h.now.t += 1_000; // the configured interval holds: 10 x 20 ms of work is less
     await h.scorer.tick();
     expect(h.commits).toHaveLength(2);
   });

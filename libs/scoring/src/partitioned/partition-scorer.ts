@@ -50,7 +50,8 @@ export interface PartitionScorerDeps<Outputs> {
 export interface ScorerStats {
   checkpoints: number;
   rebuilds: number;
-  lastCheckpoint?: { partition: number; bytes: number; chunks: number; snapshotMs: number; publishMs: number };
+  /** snapshotMs is the engine's own work; queuedMs the wait for its thread before that (not counted as cost). */
+  lastCheckpoint?: { partition: number; bytes: number; chunks: number; snapshotMs: number; queuedMs: number; publishMs: number };
   lastRebuild?: { partition: number; bytes: number; restoreMs: number; waitedMs: number; from: 'snapshot' | 'empty' };
 }
 
@@ -68,7 +69,7 @@ interface PartitionState<Outputs> {
   lastBatchAt: number;
   /** Slot the next checkpoint goes to. */
   slot: Slot;
-  /** Milliseconds the last checkpoint took (snapshot, compression, publication). */
+  /** Milliseconds of work the last checkpoint cost (the engine's snapshot and compression, then publication). */
   checkpointCostMs: number;
 }
 
@@ -235,19 +236,21 @@ export class PartitionScorer<Outputs> {
   private async checkpoint(partition: number, state: PartitionState<Outputs>): Promise<void> {
     const started = this.clock();
     const offset = state.engineNext;
-    const data = await state.engine.snapshot();
-    const snapshotMs = this.clock() - started;
+    const { data, workMs } = await state.engine.snapshot();
+    const answeredAt = this.clock();
+    const snapshotMs = Math.round(workMs);
+    const queuedMs = Math.max(0, answeredAt - started - snapshotMs);
     const stored: StoredSnapshot = { partition, offset, slot: state.slot, id: randomUUID(), data };
     const records = snapshotRecords(stored, this.options.chunkBytes);
     await this.deps.publishState(records);
-    const publishMs = this.clock() - started - snapshotMs;
+    const publishMs = this.clock() - answeredAt;
     this.deps.directory.offer(stored);
     state.slot = state.slot === 0 ? 1 : 0;
     state.savedNext = offset;
     state.savedAt = this.clock();
     state.checkpointCostMs = snapshotMs + publishMs;
     this.stats.checkpoints += 1;
-    this.stats.lastCheckpoint = { partition, bytes: data.length, chunks: records.length, snapshotMs, publishMs };
+    this.stats.lastCheckpoint = { partition, bytes: data.length, chunks: records.length, snapshotMs, queuedMs, publishMs };
     this.deps.observe?.({ kind: 'checkpoint', bytes: data.length, ms: snapshotMs + publishMs });
     if (!(await this.deps.commit(partition, String(offset)))) {
       // Another member owns the partition now: this engine is stale and must not be continued.
