@@ -23,7 +23,7 @@
 import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '@vigil/config';
-import type { TelemetryType } from '@vigil/contracts';
+import { TOPICS, type TelemetryType } from '@vigil/contracts';
 import { parseOnly, percentile } from './run';
 import { startAllInOne, startSplit, type Deployment } from './sustained/deployment';
 import { Fleet, type FleetCounters } from './sustained/fleet';
@@ -250,6 +250,17 @@ function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<No
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
   console.log(`| GET /v1/account/status under load (${result.statusLatenciesMs.length} polls) | p50 ${fmt(percentile(result.statusLatenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(result.statusLatenciesMs, 99) ?? NaN)} ms |`);
   console.log(`| backpressure answers (429/503) | ${result.fleet.backpressure} of ${result.fleet.posted} posts |`);
+  console.log(`| detection-state checkpoints under load | ${checkpointFigures(samples[0], stopped)} |`);
+}
+
+/** How often each events partition's state was checkpointed under load (the replay a restart would need) and at what cost. */
+function checkpointFigures(from: Sample, to: Sample): string {
+  if (from.checkpoints === undefined || to.checkpoints === undefined) return '–';
+  const count = to.checkpoints.count - from.checkpoints.count;
+  if (count <= 0) return 'none';
+  const seconds = (to.atMs - from.atMs) / 1000;
+  const workMs = ((to.checkpoints.seconds - from.checkpoints.seconds) / count) * 1000;
+  return `${fmt(count)}: one per partition every ${((seconds * TOPICS.events.partitions) / count).toFixed(1)} s, ${workMs.toFixed(0)} ms of work each`;
 }
 
 async function runAllInOne(options: Options, workload: Map<TelemetryType, Body[]>, allBodies: Body[]): Promise<void> {

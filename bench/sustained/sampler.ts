@@ -32,6 +32,8 @@ export interface Sample {
   storeActivityBytes?: { merges: number; inserts: number; queries: number };
   stateBytes?: number;
   evictions?: number;
+  /** Partition state checkpoints so far, and the seconds of work they cost (snapshot, compression, publication). */
+  checkpoints?: { count: number; seconds: number };
   /** CPU seconds used so far, summed over every process, by who used them. */
   cpuSeconds: CpuSeconds;
   /** The `node` part of cpuSeconds by thread (see {@link NodeThreadGroup}); threads that have exited no longer count. */
@@ -195,6 +197,12 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     }
     result.stateBytes = addOptional(result.stateBytes, metricSum(text, 'vigil_scoring_state_bytes'));
     result.evictions = addOptional(result.evictions, metricSum(text, 'vigil_scoring_state_evictions_total'));
+    const checkpoints = metricSum(text, 'vigil_scoring_checkpoint_seconds_count');
+    const checkpointSeconds = metricSum(text, 'vigil_scoring_checkpoint_seconds_sum');
+    if (checkpoints !== undefined && checkpointSeconds !== undefined) {
+      const sum = result.checkpoints ?? { count: 0, seconds: 0 };
+      result.checkpoints = { count: sum.count + checkpoints, seconds: sum.seconds + checkpointSeconds };
+    }
   });
   return result;
 }
