@@ -4,8 +4,10 @@ import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { TOPICS, type TelemetryType } from '@vigil/contracts';
 import { DISTINCT_COUNTER, endpointsSeenScope, type DistinctCounter } from '@vigil/counters';
 import { scoringBacklog } from '@vigil/platform';
+import type { PackedEndpoints } from './endpoints';
 import { ingestMetrics } from './ingest-metrics';
 import { IngestThreadsBusyError, TelemetryPreparer } from './prepare/telemetry-preparer';
+import { ReportedEndpoints } from './reported-endpoints';
 
 /** Retry-After for a bus failure that is not backpressure (e.g. the broker is unreachable). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -40,6 +42,7 @@ export class TelemetryBusUnavailableError extends Error {
 export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TelemetryIntake.name);
   private readonly preparer: TelemetryPreparer;
+  private readonly reportedEndpoints = new ReportedEndpoints();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -68,9 +71,25 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
       throw new TelemetryBusUnavailableError('the event bus is unavailable; retry later', UNAVAILABLE_RETRY_AFTER_SECONDS);
     }
     scoringBacklog.published(prepared.accepted);
-    await this.endpoints.add(endpointsSeenScope(workspaceId, now), prepared.endpoints);
+    await this.countEndpoints(endpointsSeenScope(workspaceId, now), prepared.endpoints, now.getTime());
     ingestMetrics.record(type, prepared.received, prepared.accepted, prepared.rejected);
     return { notJson: false, received: prepared.received, accepted: prepared.accepted, rejected: prepared.rejected };
+  }
+
+  /**
+   * The events are durable by now, so a counter that fails (Redis unreachable) must not turn the answer into an
+   * error the sender would retry: the endpoints stay unmarked and go with the next body that has them.
+   */
+  private async countEndpoints(scope: string, endpoints: PackedEndpoints, nowMs: number): Promise<void> {
+    const fresh = this.reportedEndpoints.unreported(scope, endpoints, nowMs);
+    if (fresh.ids.length === 0) return;
+    try {
+      await this.endpoints.add(scope, fresh.ids);
+    } catch (error) {
+      this.logger.warn(`counting ${fresh.ids.length} endpoint(s) failed, retried with a later body: ${String(error)}`);
+      return;
+    }
+    this.reportedEndpoints.markReported(scope, fresh.hashes, nowMs);
   }
 
   async onModuleInit(): Promise<void> {

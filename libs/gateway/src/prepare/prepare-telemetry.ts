@@ -1,7 +1,7 @@
 import type { BusRecord } from '@vigil/bus';
 import type { TelemetryType } from '@vigil/contracts';
 import { scanTelemetryBatch } from '@vigil/ingest';
-import { EndpointSet } from '../endpoints';
+import { EndpointSet, type PackedEndpoints } from '../endpoints';
 import { TelemetryRecordPacker } from '../pack-batches';
 
 /** A telemetry body made ready for the events topic: what the sender is told, and what is published. */
@@ -15,7 +15,7 @@ export type PreparedTelemetry =
       /** One record per partition, every host's events in order. */
       records: BusRecord[];
       /** Endpoint ids seen in the accepted events (for the account's endpoint count). */
-      endpoints: string[];
+      endpoints: PackedEndpoints;
     };
 
 /**
@@ -37,6 +37,6 @@ export function prepareTelemetry(workspaceId: string, type: TelemetryType, body:
     accepted: summary.accepted,
     rejected: summary.rejected,
     records: packer.records(),
-    endpoints: endpoints.ids(),
+    endpoints: endpoints.packed(),
   };
 }
