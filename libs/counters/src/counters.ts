@@ -15,7 +15,7 @@ export interface RateLimiter {
 }
 
 export interface DistinctCounter {
-  /** Adds members to the set `scope` (e.g. `endpoints:<workspace>:<yyyy-mm-dd>`). */
+  /** Adds members to the set `scope` (e.g. `endpoints:<workspace>:<yyyy-mm-dd>`); rejects when they were not counted. */
   add(scope: string, members: string[]): Promise<void>;
   /** Approximate (HyperLogLog in Redis) or exact (in memory) number of distinct members of `scope`. */
   count(scope: string): Promise<number>;

@@ -16,8 +16,8 @@ export interface RedisDistinctCounterOptions {
 /**
  * Distinct counting in Redis HyperLogLogs (PFADD/PFCOUNT, standard error 0.81 %), shared by every replica.
  *
- * While Redis is unreachable, add() drops the members with a logged warning (the caller's request has already
- * succeeded and must not fail for a statistic) and count() answers 0: counts made during an outage are low.
+ * While Redis is unreachable, add() rejects (the gateway keeps those members and sends them with a later body; its
+ * request has already succeeded and does not fail for a statistic) and count() answers 0.
  */
 export class RedisDistinctCounter implements DistinctCounter {
   private readonly keyPrefix: string;
@@ -39,13 +39,16 @@ export class RedisDistinctCounter implements DistinctCounter {
     const pipeline = this.redis.multi();
     for (let start = 0; start < members.length; start += CHUNK) pipeline.pfadd(key, ...members.slice(start, start + CHUNK));
     pipeline.expire(key, this.ttlSeconds);
+    const notCounted = (cause: unknown) =>
+      new Error(`distinct counter: ${members.length} member(s) of ${scope} not counted: ${describe(cause)}`);
+    let results: Awaited<ReturnType<typeof pipeline.exec>>;
     try {
-      const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error);
-      if (!results || failed) throw failed?.[0] ?? new Error('transaction aborted');
+      results = await pipeline.exec();
     } catch (error) {
-      this.log(`distinct counter: ${members.length} member(s) of ${scope} not counted: ${describe(error)}`);
+      throw notCounted(error);
     }
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw notCounted(failed?.[0] ?? 'transaction aborted');
   }
 
   async count(scope: string): Promise<number> {
