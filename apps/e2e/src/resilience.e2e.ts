@@ -58,6 +58,61 @@ describe('durability', () => {
   });
 });
 
+describe('graceful shutdown', () => {
+  it('lets bodies in flight at SIGTERM finish: none is answered 500, and every one answered 200 is scored after the restart', async () => {
+    const dataDir = ownDataDir();
+    const vigil = await startVigil({ dataDir });
+    // Two senders post without pause, as sensors do, until an answer is not 200; each body holds a tunnel of its own
+    // among 20,000 ordinary lookups, so that bodies are in flight for a while.
+    const bodyFor = (domain: string, sender: number) =>
+      toNdjson([
+        ...tunnelQueries(`10.8.${sender}.1`, domain, 40),
+        ...Array.from({ length: 20_000 }, (_, n) => ({ srcIP: `10.9.${sender}.${(n % 200) + 1}`, query: `site${n % 500}.example.com`, qtype: 'A' })),
+      ]);
+    type Answer = { domain: string; status: number; retryAfter: string | null; at: number };
+    const answers: Answer[] = [];
+    const send = async (sender: number) => {
+      for (let k = 0; ; k++) {
+        const domain = `drain-${sender}-${k}.net`;
+        let answer: Answer;
+        try {
+          const res = await api(vigil, 'POST', '/v1/events/dns', { body: bodyFor(domain, sender) });
+          answer = { domain, status: res.status, retryAfter: res.headers.get('retry-after'), at: Date.now() };
+        } catch {
+          // Connection refused or reset once the server has closed: nothing was answered 200; the sender retries.
+          answer = { domain, status: 0, retryAfter: null, at: Date.now() };
+        }
+        answers.push(answer);
+        if (answer.status !== 200) return;
+      }
+    };
+    const senders = [send(0), send(1)];
+    await eventually(async () => (answers.length >= 4 ? true : undefined), 30_000, 20);
+    const signalledAt = Date.now();
+    vigil.child.kill('SIGTERM');
+    await Promise.all(senders);
+    await vigil.stop();
+
+    expect(answers.filter((a) => ![200, 503, 0].includes(a.status))).toEqual([]);
+    for (const refused of answers.filter((a) => a.status === 503)) expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    // Bodies were being taken in when the signal came, and they were finished, not cut off.
+    expect(answers.filter((a) => a.status === 200 && a.at > signalledAt).length).toBeGreaterThan(0);
+    expect(vigil.child.signalCode).toBe('SIGTERM');
+
+    const accepted = answers.filter((a) => a.status === 200).map((a) => a.domain);
+    const full = await startVigil({ dataDir, env: { VIGIL_VISIBILITY_DELAY_MS: '200' } });
+    try {
+      await eventually(async () => {
+        const page = await api(full, 'GET', '/v1/findings?schema=ocsf');
+        const found = new Set((page.body.records as any[]).map((f) => f.enrichments[0].data.aggregation.key.detections[0].key));
+        return accepted.every((domain) => found.has(domain)) ? true : undefined;
+      }, 60_000);
+    } finally {
+      await full.stop();
+    }
+  });
+});
+
 describe('key management CLI without a running server', () => {
   it('creates, lists and revokes keys on the data directory, and a restarted server honours them', async () => {
     const dataDir = ownDataDir();

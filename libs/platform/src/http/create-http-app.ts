@@ -12,6 +12,7 @@ import { registerRequestLogging, requestIdFor } from '../logging/request-logging
 import { createClientErrorHandler } from './client-errors';
 import { fastifyConnectionOptions, limitConnections, nodeServerTimeouts } from './connection-limits';
 import { VERIFIER_TOKENS, type CredentialVerifier } from './credential-verifier';
+import { HttpDrain } from './http-drain';
 import { registerRequestGate, type VerifierLookup } from './request-gate';
 import type { Credential } from './route-credentials';
 import { loadTlsMaterial, type TlsMaterial } from './tls';
@@ -29,9 +30,10 @@ function wantsRawBody(request: FastifyRequest): boolean {
 /**
  * The HTTP server shared by every Vigil app: Fastify with connection-level limits, a request gate that answers
  * unknown routes and checks credentials before any body is read, request decompression under a decoded-size cap,
- * raw bodies for telemetry, JSON elsewhere, compressed responses, JSON errors, metrics and optional HTTPS.
+ * raw bodies for telemetry, JSON elsewhere, compressed responses, JSON errors, metrics and optional HTTPS. `drain`
+ * lets requests in flight finish at shutdown (see runVigilService).
  */
-export async function createHttpApp(module: unknown, config: VigilConfig): Promise<NestFastifyApplication> {
+export async function createHttpApp(module: unknown, config: VigilConfig, drain = new HttpDrain()): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter(httpServerOptions(config, await loadTlsMaterial(config)) as never);
   // JSON lines (pino) off a terminal, with one line per request; Nest's readable lines on a terminal.
   const pinoLogger = wantsJsonLogs(config.logFormat) ? createPinoLogger(config) : undefined;
@@ -42,12 +44,12 @@ export async function createHttpApp(module: unknown, config: VigilConfig): Promi
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestLogging(fastify, pinoLogger);
+  drain.attach(fastify, app.getHttpServer());
   prepareRequestHandling(fastify, app.getHttpServer(), config, providedVerifiers(app));
   // Responses only: request bodies are decoded by our own hook, which enforces the decoded-size cap.
   await app.register(compress as never, { global: true, globalDecompression: false, threshold: 1024, encodings: ['gzip', 'deflate'] } as never);
   registerHttpMetrics(fastify);
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.enableShutdownHooks();
   return app;
 }
 
