@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ChdbStoreFactory, engineMemoryOf, escapedForTsv } from './chdb-store-factory';
+import { ChdbStoreFactory, engineMemoryOf } from './chdb-store-factory';
 import { createStoreFactory } from './create-store-factory';
 import { ChdbPathConflictError, MigrationConflictError, StoreConfigError } from './errors';
 import { runMigrations } from './run-migrations';
@@ -169,12 +169,6 @@ describe('ChdbStoreFactory', () => {
     ];
     await store.insertLines('svc.lines', Buffer.from(values.map((v) => `${v}\n`).join('')));
     expect((await rows<{ raw: string }>(store.client, 'SELECT raw FROM svc.lines')).map((r) => r.raw).sort()).toEqual([...values].sort());
-  });
-
-  it('passes lines without a backslash to the engine uncopied', () => {
-    const plain = Buffer.from('{"a":1}\n{"b":"é"}\n');
-    expect(escapedForTsv(plain)).toBe(plain);
-    expect(escapedForTsv(Buffer.from('x\\y\n')).toString()).toBe('x\\\\y\n');
   });
 
   it('createStoreFactory picks the implementation by kind', () => {

@@ -6,6 +6,7 @@ import { assertDatabaseName } from './identifiers';
 import { PooledConnection, type ClientConnection } from './pooled-connection';
 import { runMigrations } from './run-migrations';
 import type { Migration, ServiceStore, StoreFactory } from './store';
+import { escapedForTsv } from './tsv-escape';
 
 /** An engine connection: @clickhouse/client's connection contract, plus chdb's raw query (session statements) and raw insert. */
 type EngineConnection = ClientConnection & {
@@ -187,14 +188,4 @@ type EngineMemoryRow = Record<keyof EngineMemory, string | number | null>;
 export function engineMemoryOf(row: EngineMemoryRow): EngineMemory | undefined {
   if (row.total === null) return undefined;
   return { total: Math.max(0, Number(row.total)), merges: Number(row.merges ?? 0), inserts: Number(row.inserts ?? 0), queries: Number(row.queries ?? 0) };
-}
-
-/**
- * Lines of verbatim values as TabSeparated rows: TSV reads `\\` as one backslash, so backslashes are doubled (the
- * only escape the lines can need, having no raw tab or newline). Most lines have none and go uncopied.
- */
-export function escapedForTsv(lines: Buffer): Buffer {
-  if (!lines.includes(0x5c)) return lines;
-  // latin1 maps each byte to one character and back, so UTF-8 sequences pass through unchanged.
-  return Buffer.from(lines.toString('latin1').replaceAll('\\', '\\\\'), 'latin1');
 }
