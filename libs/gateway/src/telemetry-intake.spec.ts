@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Bus, BusRecord } from '@vigil/bus';
 import { loadConfig } from '@vigil/config';
 import { endpointsSeenScope, MemoryDistinctCounter } from '@vigil/counters';
@@ -72,5 +73,21 @@ describe('TelemetryIntake counting endpoints', () => {
     add.mockRestore();
     await intake.accept('ws-1', 'dns', bodyFrom(['10.0.0.9']), NOW);
     expect(await counter.count(SCOPE)).toBe(1);
+  });
+
+  it('warns once a minute while the counter keeps failing, not once a body', async () => {
+    const counter = new NotingCounter();
+    const intake = new TelemetryIntake(recordingBus(), counter, loadConfig({ VIGIL_INGEST_WORKERS: '0' }));
+    jest.spyOn(counter, 'add').mockRejectedValue(new Error('redis down'));
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 5; i++) await intake.accept('ws-1', 'dns', bodyFrom([`10.0.1.${i}`]), new Date(NOW.getTime() + i * 1_000));
+      expect(warn).toHaveBeenCalledTimes(1);
+      await intake.accept('ws-1', 'dns', bodyFrom(['10.0.1.9']), new Date(NOW.getTime() + 61_000));
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(warn.mock.calls[1][0]).toMatch(/counting endpoints failed \(5 since the last warning\)/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -11,6 +11,8 @@ import { ReportedEndpoints } from './reported-endpoints';
 
 /** Retry-After for a bus failure that is not backpressure (e.g. the broker is unreachable). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+/** While the endpoint counter fails (Redis unreachable), one warning per this long, not one per body. */
+const COUNT_FAILURE_WARNING_EVERY_MS = 60_000;
 
 export interface EventsResponse {
   received: number;
@@ -43,6 +45,8 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TelemetryIntake.name);
   private readonly preparer: TelemetryPreparer;
   private readonly reportedEndpoints = new ReportedEndpoints();
+  private uncountedSinceWarning = 0;
+  private lastCountWarningMs = -Infinity;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -86,7 +90,12 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
     try {
       await this.endpoints.add(scope, fresh.ids);
     } catch (error) {
-      this.logger.warn(`counting ${fresh.ids.length} endpoint(s) failed, retried with a later body: ${String(error)}`);
+      this.uncountedSinceWarning += fresh.ids.length;
+      if (nowMs - this.lastCountWarningMs >= COUNT_FAILURE_WARNING_EVERY_MS) {
+        this.logger.warn(`counting endpoints failed (${this.uncountedSinceWarning} since the last warning); they go again with later bodies: ${String(error)}`);
+        this.lastCountWarningMs = nowMs;
+        this.uncountedSinceWarning = 0;
+      }
       return;
     }
     this.reportedEndpoints.markReported(scope, fresh.hashes, nowMs);
