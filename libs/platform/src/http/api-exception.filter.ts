@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { replyWithMessage } from './message-reply';
 
 interface ErrorWithStatus {
   statusCode?: number;
@@ -55,6 +56,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status >= 500) this.logger.error(`${request.method} ${request.url}: ${String((exception as Error)?.stack ?? exception)}`);
     if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
     if (reply.sent) return;
-    void reply.status(status).header('Content-Type', 'application/json; charset=utf-8').send({ message });
+    void replyWithMessage(reply, status, message);
   }
 }

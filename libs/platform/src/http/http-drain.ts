@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { replyWithMessage } from './message-reply';
 
 /** Retry-After of the 503 a request gets while its process drains for shutdown. */
 export const DRAINING_RETRY_AFTER_SECONDS = 5;
@@ -27,12 +28,8 @@ export class HttpDrain {
     });
     fastify.addHook('onRequest', async (_request, reply) => {
       if (!this.draining) return;
-      return reply
-        .code(503)
-        .header('Retry-After', String(DRAINING_RETRY_AFTER_SECONDS))
-        .header('Connection', 'close')
-        .header('Content-Type', 'application/json; charset=utf-8')
-        .send({ message: `The service is shutting down; retry after ${DRAINING_RETRY_AFTER_SECONDS} s` });
+      void reply.header('Retry-After', String(DRAINING_RETRY_AFTER_SECONDS)).header('Connection', 'close');
+      return replyWithMessage(reply, 503, `The service is shutting down; retry after ${DRAINING_RETRY_AFTER_SECONDS} s`);
     });
   }
 

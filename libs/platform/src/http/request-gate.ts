@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialVerifier } from './credential-verifier';
+import { replyWithMessage as refuse } from './message-reply';
 import { credentialRuleFor, type Credential, type CredentialRule } from './route-credentials';
 import { allowedMethods, pathOf } from './route-table';
 import { scoringBacklog } from '../flow/scoring-backlog';
@@ -82,8 +83,4 @@ function answerUnknownRoute(fastify: FastifyInstance, request: FastifyRequest, r
   if (allowed.length === 0) return refuse(reply, 404, `No such endpoint: ${request.method} ${path}`);
   void reply.header('Allow', allowed.join(', '));
   return refuse(reply, 405, `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
-}
-
-function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).header('Content-Type', 'application/json; charset=utf-8').send({ message });
 }
