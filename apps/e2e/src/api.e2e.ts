@@ -162,6 +162,29 @@ describe('POST /v1/events/{type}', () => {
     expect(typeof nowhere.body.message).toBe('string');
   });
 
+  it('answers 400 for a corrupt gzip or deflate body, with what is wrong', async () => {
+    const whole = gzipNdjson([{ srcIP: '10.0.0.9', query: 'corrupt.example.com' }]);
+    for (const [body, coding] of [[whole.subarray(0, whole.length - 6), 'gzip'], [Buffer.from('not deflate at all'), 'deflate']] as const) {
+      const res = await api(vigil, 'POST', '/v1/events/dns', { body, headers: { 'content-encoding': coding } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`not valid ${coding} data`);
+    }
+  });
+
+  it('binds an Idempotency-Key to the decoded batch: a retry compressed anew is replayed, not refused', async () => {
+    const events = toNdjson([{ srcIP: '10.0.0.8', query: 'once.example.com' }, { srcIP: '10.0.0.8', query: 'twice.example.com' }]);
+    const headers = (coding: string) => ({ 'content-encoding': coding, 'idempotency-key': 'e2e-recompressed-1' });
+    const first = await api(vigil, 'POST', '/v1/events/dns', { body: gzipSync(events, { level: 1 }), headers: headers('gzip') });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    for (const [body, coding] of [[gzipSync(events, { level: 9 }), 'gzip'], [deflateRawSync(events), 'deflate']] as const) {
+      const retry = await api(vigil, 'POST', '/v1/events/dns', { body, headers: headers(coding) });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    }
+  });
+
   it('refuses a decompression bomb with 413 before inflating it, and keeps serving', async () => {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
     expect(bomb.length).toBeLessThan(200_000);

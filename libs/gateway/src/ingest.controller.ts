@@ -13,14 +13,16 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@vigil/auth';
 import { isTelemetryType } from '@vigil/contracts';
+import { bodyCodingOf } from '@vigil/ingest';
 import { IdempotencyInterceptor } from './idempotency';
 import { TelemetryBusUnavailableError, TelemetryIntake, type EventsResponse } from './telemetry-intake';
 
 export { UNAVAILABLE_RETRY_AFTER_SECONDS, type EventsResponse } from './telemetry-intake';
 
 /**
- * POST /v1/events/{type}: decode (decompression and the 10 MB cap happen before the handler), split,
- * validate, publish durably, then answer. The 200 is sent only after the bus has the events on disk.
+ * POST /v1/events/{type}: decode (in an ingest thread, under the 10 MB decoded cap; a body with an Idempotency-Key
+ * is decoded before the handler, see create-http-app.ts), split, validate, publish durably, then answer. The 200
+ * is sent only after the bus has the events on disk.
  */
 @Controller('v1/events')
 @UseGuards(ApiKeyGuard)
@@ -37,7 +39,7 @@ export class IngestController {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     let outcome;
     try {
-      outcome = await this.intake.accept(principal.workspaceId, type, body);
+      outcome = await this.intake.accept(principal.workspaceId, type, body, new Date(), bodyCodingOf(request));
     } catch (error) {
       // Nothing was accepted: the sensor keeps the batch and retries, so any bus failure is a 503, never a 500.
       if (!(error instanceof TelemetryBusUnavailableError)) throw error;

@@ -3,6 +3,7 @@ import { BUS, BusBackpressureError, type Bus } from '@vigil/bus';
 import { VIGIL_CONFIG, type VigilConfig } from '@vigil/config';
 import { TOPICS, type TelemetryType } from '@vigil/contracts';
 import { DISTINCT_COUNTER, endpointsSeenScope, type DistinctCounter } from '@vigil/counters';
+import type { ContentCoding } from '@vigil/ingest';
 import { scoringBacklog } from '@vigil/platform';
 import type { PackedEndpoints } from './endpoints';
 import { ingestMetrics } from './ingest-metrics';
@@ -56,11 +57,14 @@ export class TelemetryIntake implements OnModuleInit, OnModuleDestroy {
     this.preparer = new TelemetryPreparer(config.ingestWorkers ?? 0, config.ingestNice ?? 0);
   }
 
-  /** `notJson`: the body held no JSON object at all (nothing published). `body` is consumed (see TelemetryPreparer). */
-  async accept(workspaceId: string, type: TelemetryType, body: Buffer, now = new Date()): Promise<IntakeOutcome> {
+  /**
+   * `notJson`: the body held no JSON object at all (nothing published). `body` as received with `coding`, which is
+   * undone off the event loop (BodyDecodingError: 400 corrupt, 413 past the cap); it is consumed (see TelemetryPreparer).
+   */
+  async accept(workspaceId: string, type: TelemetryType, body: Buffer, now = new Date(), coding: ContentCoding = 'identity'): Promise<IntakeOutcome> {
     let prepared;
     try {
-      prepared = await this.preparer.prepare(workspaceId, type, body, now.getTime());
+      prepared = await this.preparer.prepare(workspaceId, type, body, now.getTime(), coding);
     } catch (error) {
       if (error instanceof IngestThreadsBusyError) throw new TelemetryBusUnavailableError(error.message, 1);
       throw error;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { constants, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { BodyDecodingError, contentCodingOf, createDecompressionHook, hasZlibHeader, requestHasBody } from './decompression';
+import { BodyDecodingError, bodyCodingOf, contentCodingOf, createDecompressionHook, decodeBody, hasZlibHeader, requestHasBody } from './decompression';
 
 const TEN_MB = 10 * 1024 * 1024;
 const GIB = 1024 * 1024 * 1024;
@@ -283,5 +283,99 @@ describe('createDecompressionHook over a real socket', () => {
     const res = await postChunks([gzipSync(body)], 'gzip');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).sha256).toBe(sha256(body));
+  });
+});
+
+describe('decodeBody (whole bodies, in an ingest thread)', () => {
+  const body = Buffer.concat([Buffer.from('{"query":"example.com","qtype":"A"}\n'.repeat(2000)), randomBytes(5000)]);
+
+  it.each<[string, 'gzip' | 'deflate' | 'identity', Buffer]>([
+    ['identity', 'identity', body],
+    ['gzip', 'gzip', gzipSync(body)],
+    ['gzip of several members', 'gzip', Buffer.concat([gzipSync(body.subarray(0, 100)), gzipSync(body.subarray(100))])],
+    ['deflate (zlib-wrapped)', 'deflate', deflateSync(body)],
+    ['deflate (raw, no zlib header)', 'deflate', deflateRawSync(body)],
+  ])('decodes %s', (_name, coding, encoded) => {
+    expect(sha256(decodeBody(encoded, coding, TEN_MB))).toBe(sha256(body));
+  });
+
+  function refusal(encoded: Buffer, coding: 'gzip' | 'deflate' | 'identity', max = TEN_MB): BodyDecodingError {
+    try {
+      decodeBody(encoded, coding, max);
+    } catch (error) {
+      expect(error).toBeInstanceOf(BodyDecodingError);
+      return error as BodyDecodingError;
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('decodes exactly the cap and refuses one byte more with 413, whatever the coding', () => {
+    expect(decodeBody(gzipSync(Buffer.alloc(TEN_MB, 0x20)), 'gzip', TEN_MB).length).toBe(TEN_MB);
+    for (const [encoded, coding] of [
+      [gzipSync(Buffer.alloc(TEN_MB + 1, 0x20)), 'gzip'],
+      [deflateRawSync(Buffer.alloc(TEN_MB + 1, 0x20)), 'deflate'],
+      [deflateSync(Buffer.alloc(TEN_MB + 1, 0x20)), 'deflate'],
+      [Buffer.alloc(TEN_MB + 1, 0x20), 'identity'],
+    ] as const) {
+      expect(refusal(encoded, coding).statusCode).toBe(413);
+    }
+  });
+
+  it('stops inflating a 1 GiB bomb at the cap: 413 quickly, with low memory', async () => {
+    const bomb = await gzipOfZeros(GIB);
+    const rssBefore = process.memoryUsage().rss;
+    const started = Date.now();
+    const error = refusal(bomb, 'gzip');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error.statusCode).toBe(413);
+    expect(error.message).toMatch(/too large/);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+  }, 15000);
+
+  it.each<[string, 'gzip' | 'deflate', Buffer]>([
+    ['not gzip at all', 'gzip', Buffer.from('{"query":"example.com"}')],
+    ['truncated gzip', 'gzip', gzipSync(body).subarray(0, 200)],
+    ['gzip with a corrupted payload', 'gzip', corrupt(gzipSync(body))],
+    ['gzip followed by bytes that are not gzip', 'gzip', Buffer.concat([gzipSync(body), Buffer.from('xx')])],
+    ['corrupt zlib deflate', 'deflate', corrupt(deflateSync(body))],
+    ['one byte of deflate', 'deflate', Buffer.from([0x78])],
+  ])('refuses %s with the streaming hook\'s 400', (_name, coding, encoded) => {
+    const error = refusal(encoded, coding);
+    expect(error.statusCode).toBe(400);
+    expect(error.code).toBe('INVALID_ENCODED_BODY');
+    expect(error.message).toContain(`not valid ${coding} data`);
+  });
+});
+
+describe('createDecompressionHook leaving chosen bodies encoded', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = Fastify();
+    app.addHook('preParsing', createDecompressionHook({ leaveEncoded: (request) => request.headers['x-later'] === 'yes' }));
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    app.post('/v1/events/dns', { bodyLimit: TEN_MB }, async (req) => ({ coding: bodyCodingOf(req), sha256: sha256(req.body as Buffer) }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const body = Buffer.from('{"query":"example.com","qtype":"A"}\n'.repeat(500));
+  const post = (payload: Buffer, headers: Record<string, string>) => app.inject({ method: 'POST', url: '/v1/events/dns', payload, headers });
+
+  it('hands the handler the body as sent, and its coding', async () => {
+    const gzip = gzipSync(body);
+    expect((await post(gzip, { 'content-encoding': 'gzip', 'x-later': 'yes' })).json()).toEqual({ coding: 'gzip', sha256: sha256(gzip) });
+    const deflate = deflateRawSync(body);
+    expect((await post(deflate, { 'content-encoding': 'deflate', 'x-later': 'yes' })).json()).toEqual({ coding: 'deflate', sha256: sha256(deflate) });
+  });
+
+  it('decodes the other bodies itself (their coding is then identity)', async () => {
+    expect((await post(gzipSync(body), { 'content-encoding': 'gzip' })).json()).toEqual({ coding: 'identity', sha256: sha256(body) });
+    expect((await post(body, { 'x-later': 'yes' })).json()).toEqual({ coding: 'identity', sha256: sha256(body) });
+  });
+
+  it('still answers an unsupported coding with 415 before the body is read', async () => {
+    const res = await post(body, { 'content-encoding': 'br', 'x-later': 'yes' });
+    expect(res.statusCode).toBe(415);
   });
 });

@@ -1,16 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { createGunzip, createInflate, createInflateRaw, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 
 /** The request content codings Vigil decodes. `identity` means "not encoded". */
 export type ContentCoding = 'identity' | 'gzip' | 'deflate';
 
-/** An error Fastify answers with its `statusCode`: 400 for a corrupt body, 415 for an unsupported coding. */
+/**
+ * An error Fastify (and the API's exception filter) answers with its `statusCode`: 400 for a corrupt body, 413 for
+ * one that decodes past the cap, 415 for an unsupported coding.
+ */
 export class BodyDecodingError extends Error {
   constructor(
     message: string,
-    readonly statusCode: 400 | 415,
+    readonly statusCode: 400 | 413 | 415,
     readonly code: string,
   ) {
     super(message);
@@ -77,22 +80,74 @@ export type DecompressionHook = (
   payload: RequestPayload,
 ) => Promise<RequestPayload>;
 
+export interface DecompressionHookOptions {
+  /**
+   * Requests whose body stays as sent: the handler decodes it with {@link decodeBody}, in a worker thread, instead
+   * of the event loop taking it in as a stream of decoded chunks. The route's `bodyLimit` then applies to the
+   * encoded bytes, and {@link decodeBody} applies the decoded cap. {@link bodyCodingOf} tells the handler the coding.
+   */
+  leaveEncoded?: (request: FastifyRequest) => boolean;
+}
+
+/** The coding of each body the hook left encoded. */
+const codingsLeft = new WeakMap<FastifyRequest, ContentCoding>();
+
+/** The coding a request's body still has: `identity` unless the hook left it encoded (`leaveEncoded`). */
+export function bodyCodingOf(request: FastifyRequest): ContentCoding {
+  return codingsLeft.get(request) ?? 'identity';
+}
+
 /**
  * Fastify `preParsing` hook that decodes gzip / deflate (zlib-wrapped or raw) request bodies.
  *
  * The returned stream exposes `receivedEncodedLength`, so Fastify applies the route's `bodyLimit` to the
  * DECODED bytes and answers 413 as soon as a decompression bomb crosses it (fastify PR #4969). Requests
  * without a body are passed through untouched whatever their Content-Encoding (clients send
- * `Content-Encoding: gzip` on GETs).
+ * `Content-Encoding: gzip` on GETs). An unsupported coding is a 415 before any of the body is read, also for
+ * bodies left encoded.
  */
-export function createDecompressionHook(): DecompressionHook {
+export function createDecompressionHook(options: DecompressionHookOptions = {}): DecompressionHook {
   return async function decompressBody(request, reply, payload) {
     if (!requestHasBody(request.headers)) return payload;
     const coding = contentCodingOf(request.headers['content-encoding']);
     if (coding === 'identity') return payload;
+    if (options.leaveEncoded?.(request)) {
+      codingsLeft.set(request, coding);
+      return payload;
+    }
     const decoder = coding === 'gzip' ? createGunzip() : await chooseInflater(payload);
     return pipeThroughDecoder(payload, decoder, coding, reply);
   };
+}
+
+/**
+ * Decodes a whole body received with `coding`, giving up (413) as soon as the decoded bytes pass
+ * `maxDecodedBytes`, so a bomb costs at most that much inflating. Synchronous, for a worker thread. The same
+ * 400s as the streaming hook for corrupt or truncated data.
+ */
+export function decodeBody(body: Buffer, coding: ContentCoding, maxDecodedBytes: number): Buffer {
+  if (coding === 'identity') {
+    if (body.length > maxDecodedBytes) throw decodedTooLarge(maxDecodedBytes);
+    return body;
+  }
+  if (coding === 'deflate' && body.length < 2) {
+    throw new BodyDecodingError('Request body is not valid deflate data (truncated)', 400, 'INVALID_ENCODED_BODY');
+  }
+  const limit = { maxOutputLength: maxDecodedBytes };
+  try {
+    if (coding === 'gzip') return gunzipSync(body, limit);
+    return hasZlibHeader(body) ? inflateSync(body, limit) : inflateRawSync(body, limit);
+  } catch (error) {
+    // Duck-typed, not instanceof: zlib's errors come from another realm under Jest's VM sandbox.
+    const failure = error as Error & { code?: unknown };
+    if (failure.code === 'ERR_BUFFER_TOO_LARGE') throw decodedTooLarge(maxDecodedBytes);
+    if (isZlibError(failure)) throw toBadRequest(failure, coding);
+    throw error;
+  }
+}
+
+function decodedTooLarge(maxDecodedBytes: number): BodyDecodingError {
+  return new BodyDecodingError(`Request body too large: more than ${maxDecodedBytes} bytes once decompressed`, 413, 'BODY_TOO_LARGE');
 }
 
 async function chooseInflater(payload: Readable): Promise<DecoderStream> {

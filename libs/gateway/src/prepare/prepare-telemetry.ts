@@ -1,6 +1,7 @@
 import type { BusRecord } from '@vigil/bus';
 import type { TelemetryType } from '@vigil/contracts';
-import { scanTelemetryBatch } from '@vigil/ingest';
+import { decodeBody, scanTelemetryBatch, type ContentCoding } from '@vigil/ingest';
+import { EVENTS_BODY_LIMIT } from '@vigil/platform';
 import { EndpointSet, type PackedEndpoints } from '../endpoints';
 import { TelemetryRecordPacker } from '../pack-batches';
 
@@ -39,4 +40,12 @@ export function prepareTelemetry(workspaceId: string, type: TelemetryType, body:
     records: packer.records(),
     endpoints: endpoints.packed(),
   };
+}
+
+/**
+ * Decodes a body that arrived with a content coding (gzip, deflate), under the telemetry body cap, then prepares
+ * it. Throws BodyDecodingError (400 corrupt, 413 past the cap).
+ */
+export function prepareEncodedTelemetry(workspaceId: string, type: TelemetryType, body: Buffer, coding: ContentCoding, nowMs: number): PreparedTelemetry {
+  return prepareTelemetry(workspaceId, type, decodeBody(body, coding, EVENTS_BODY_LIMIT), nowMs);
 }

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { deflateRawSync, gzipSync } from 'node:zlib';
+import { BodyDecodingError } from '@vigil/ingest';
 import { threadNice } from '@vigil/platform';
 import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
 import { TelemetryPreparer } from './telemetry-preparer';
@@ -42,6 +44,37 @@ describe('TelemetryPreparer', () => {
       expect(inThread.accepted).toBeGreaterThan(2_900);
       expect(inThread.received).toBeGreaterThan(inThread.accepted);
       expect(Buffer.isBuffer(inThread.records[0].value)).toBe(true);
+    } finally {
+      await threaded.close();
+    }
+  });
+
+  it('decodes gzip and deflate bodies where it prepares them, in a thread or inline, to what the plain body gives', async () => {
+    const threaded = new TelemetryPreparer(1);
+    try {
+      const plain = withoutBatchIds(await new TelemetryPreparer(0).prepare('ws-1', 'dns', body(), NOW));
+      for (const preparer of [threaded, new TelemetryPreparer(0)]) {
+        expect(withoutBatchIds(await preparer.prepare('ws-1', 'dns', gzipSync(body()), NOW, 'gzip'))).toEqual(plain);
+        expect(withoutBatchIds(await preparer.prepare('ws-1', 'dns', deflateRawSync(body()), NOW, 'deflate'))).toEqual(plain);
+      }
+    } finally {
+      await threaded.close();
+    }
+  });
+
+  it('refuses a corrupt body (400) and one that decodes past 10 MB (413) with BodyDecodingError, in a thread or inline', async () => {
+    const threaded = new TelemetryPreparer(1);
+    const corrupt = Buffer.from(gzipSync(body()).subarray(0, 100));
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    try {
+      for (const preparer of [threaded, new TelemetryPreparer(0)]) {
+        await expect(preparer.prepare('ws-1', 'dns', Buffer.from(corrupt), NOW, 'gzip')).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('not valid gzip data') });
+        const refusal = preparer.prepare('ws-1', 'dns', Buffer.from(bomb), NOW, 'gzip');
+        await expect(refusal).rejects.toBeInstanceOf(BodyDecodingError);
+        await expect(refusal).rejects.toMatchObject({ statusCode: 413 });
+      }
+      // The thread that refused goes on preparing.
+      expect((await threaded.prepare('ws-1', 'dns', body(), NOW)).notJson).toBe(false);
     } finally {
       await threaded.close();
     }

@@ -1,7 +1,8 @@
 import type { TelemetryType } from '@vigil/contracts';
+import { BodyDecodingError, type ContentCoding } from '@vigil/ingest';
 import { movableBuffersOf, siblingModule, WorkerPool, WorkerQueueFullError } from '@vigil/platform';
-import { prepareTelemetry, type PreparedTelemetry } from './prepare-telemetry';
-import type { handlePrepareRequest, PrepareRequest } from './prepare-telemetry.task';
+import { prepareEncodedTelemetry, type PreparedTelemetry } from './prepare-telemetry';
+import type { handlePrepareRequest, PrepareRequest, PrepareResponse } from './prepare-telemetry.task';
 
 // Keeps the task module in the compiled program (threads load it by path).
 export type PrepareTaskHandler = typeof handlePrepareRequest;
@@ -21,7 +22,7 @@ export class IngestThreadsBusyError extends Error {
  * same either way (prepareTelemetry is pure).
  */
 export class TelemetryPreparer {
-  private readonly pool?: WorkerPool<PrepareRequest, PreparedTelemetry>;
+  private readonly pool?: WorkerPool<PrepareRequest, PrepareResponse>;
 
   /** `nice`: of the ingest threads (Linux), so that the thread answering HTTP runs first when every core is busy. */
   constructor(
@@ -29,7 +30,7 @@ export class TelemetryPreparer {
     private readonly nice = 0,
   ) {
     if (threads > 0) {
-      this.pool = new WorkerPool<PrepareRequest, PreparedTelemetry>({
+      this.pool = new WorkerPool<PrepareRequest, PrepareResponse>({
         name: 'telemetry ingest',
         module: TASK_MODULE,
         exportName: 'handlePrepareRequest',
@@ -44,13 +45,18 @@ export class TelemetryPreparer {
   }
 
   /**
-   * With ingest threads, a body that has a memory block of its own moves to the thread rather than being copied
-   * (up to 10 MB per request on the thread that answers HTTP): the caller must not read `body` afterwards.
+   * `body` as received with `coding`: it is decoded where it is prepared (BodyDecodingError: 400 corrupt, 413 past
+   * the cap). With ingest threads, a body that has a memory block of its own moves to the thread rather than being
+   * copied: the caller must not read `body` afterwards.
    */
-  async prepare(workspaceId: string, type: TelemetryType, body: Buffer, nowMs: number): Promise<PreparedTelemetry> {
-    if (this.pool === undefined) return prepareTelemetry(workspaceId, type, body, nowMs);
+  async prepare(workspaceId: string, type: TelemetryType, body: Buffer, nowMs: number, coding: ContentCoding = 'identity'): Promise<PreparedTelemetry> {
+    if (this.pool === undefined) return prepareEncodedTelemetry(workspaceId, type, body, coding, nowMs);
     try {
-      const prepared = await this.pool.run({ workspaceId, type, body, nowMs, nice: this.nice }, movableBuffersOf([body]));
+      const prepared = await this.pool.run({ workspaceId, type, body, coding, nowMs, nice: this.nice }, movableBuffersOf([body]));
+      if ('undecodable' in prepared) {
+        const { message, statusCode, code } = prepared.undecodable;
+        throw new BodyDecodingError(message, statusCode, code);
+      }
       if (prepared.notJson) return prepared;
       // Buffers come back from the thread as Uint8Arrays.
       const records = prepared.records.map((r) => ({ ...r, value: Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength) }));
@@ -63,7 +69,7 @@ export class TelemetryPreparer {
 
   /** Starts the ingest threads (they load their modules), so the first body is not the one that waits for it. */
   async warmUp(): Promise<void> {
-    await this.pool?.run({ workspaceId: 'warm-up', type: 'dns', body: Buffer.alloc(0), nowMs: 0, nice: this.nice });
+    await this.pool?.run({ workspaceId: 'warm-up', type: 'dns', body: Buffer.alloc(0), coding: 'identity', nowMs: 0, nice: this.nice });
   }
 
   async close(): Promise<void> {

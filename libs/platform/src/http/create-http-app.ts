@@ -18,13 +18,26 @@ import type { Credential } from './route-credentials';
 import { loadTlsMaterial, type TlsMaterial } from './tls';
 import { registerUnreadBodyHandling } from './unread-body';
 
-/** Decoded (decompressed) body cap of POST /v1/events/*, per the spec. */
+/**
+ * Decoded (decompressed) body cap of POST /v1/events/*, per the spec. Bodies decoded in an ingest thread meet it
+ * twice: on their encoded bytes here (a compressed body is never much larger than what it decodes to), and on the
+ * decoded ones there.
+ */
 export const EVENTS_BODY_LIMIT = 10 * 1024 * 1024;
 /** Routes whose handlers take the raw body as a Buffer (telemetry, and later the Sigma zip upload). */
 const RAW_BODY_PREFIXES = ['/v1/events/', '/v1/detections'];
 
 function wantsRawBody(request: FastifyRequest): boolean {
   return RAW_BODY_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+}
+
+/**
+ * Telemetry bodies stay compressed on the event loop and are decoded in an ingest thread (bodyCodingOf), which
+ * spares the thread answering HTTP about 10 MB of decoded chunks and their concatenation per body. A body with an
+ * Idempotency-Key is decoded here, because its key is bound to the decoded batch (a retry may compress it anew).
+ */
+function decodedInIngestThread(request: FastifyRequest): boolean {
+  return request.url.startsWith('/v1/events/') && request.headers['idempotency-key'] === undefined;
 }
 
 /**
@@ -73,13 +86,14 @@ export function httpServerOptions(config: VigilConfig, https?: TlsMaterial): Fas
 /**
  * What happens to a request between its headers and its handler, in this order: the request gate (404/405, then
  * the route's credential) before any body is read, the handling of bodies nobody will read (100-continue, bounded
- * draining), decompression under the decoded cap, then the body parsers (raw Buffer or JSON).
+ * draining), decompression under the decoded cap (telemetry: later, in an ingest thread), then the body parsers
+ * (raw Buffer or JSON).
  */
 export function prepareRequestHandling(fastify: FastifyInstance, server: Server, config: VigilConfig, verifierFor: VerifierLookup): void {
   limitConnections(server, config.http);
   registerRequestGate(fastify, verifierFor);
   registerUnreadBodyHandling(fastify, server);
-  fastify.addHook('preParsing', createDecompressionHook());
+  fastify.addHook('preParsing', createDecompressionHook({ leaveEncoded: decodedInIngestThread }));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (wantsRawBody(request) || body.length === 0) return done(null, wantsRawBody(request) ? body : undefined);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadConfig } from '@vigil/config';
+import { bodyCodingOf } from '@vigil/ingest';
 import { metricsRegistry } from '../ops/metrics';
 import { httpServerOptions, prepareRequestHandling } from './create-http-app';
 import type { CredentialCheck, CredentialVerifier } from './credential-verifier';
@@ -54,7 +55,7 @@ async function startServer(env: Record<string, string> = {}, verifiers: Partial<
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get('/v1/findings', async (request) => ({ principal: request.principal }));
   fastify.get('/v1/account/status', async (request) => ({ principal: request.principal }));
-  fastify.post('/v1/events/:type', async (request) => ({ bytes: (request.body as Buffer).length, principal: request.principal }));
+  fastify.post('/v1/events/:type', async (request) => ({ bytes: (request.body as Buffer).length, coding: bodyCodingOf(request), principal: request.principal }));
   fastify.post('/admin/v1/keys', async () => ({ created: true }));
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   return { fastify, port: (fastify.server.address() as AddressInfo).port, keys, bodiesTouched: () => touched };
@@ -91,17 +92,29 @@ describe('the request gate', () => {
     expect(server.bodiesTouched()).toBe(before);
   });
 
-  it('lets a good key through once, with its principal attached, and decodes the body only then', async () => {
+  it('lets a good key through once, with its principal attached; telemetry stays encoded for the ingest thread', async () => {
     const callsBefore = server.keys.calls;
+    const gzipped = gzipSync(Buffer.from('{"query":"a.com"}\n'));
     const res = await server.fastify.inject({
       method: 'POST',
       url: '/v1/events/dns',
       headers: { authorization: basic('good'), 'content-encoding': 'gzip' },
+      payload: gzipped,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ bytes: gzipped.length, coding: 'gzip', principal: { workspaceId: 'ws-good' } });
+    expect(server.keys.calls).toBe(callsBefore + 1);
+  });
+
+  it('decodes a telemetry body with an Idempotency-Key before the handler (its key is bound to the decoded batch)', async () => {
+    const res = await server.fastify.inject({
+      method: 'POST',
+      url: '/v1/events/dns',
+      headers: { authorization: basic('good'), 'content-encoding': 'gzip', 'idempotency-key': 'k-1' },
       payload: gzipSync(Buffer.from('{"query":"a.com"}\n')),
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ bytes: 18, principal: { workspaceId: 'ws-good' } });
-    expect(server.keys.calls).toBe(callsBefore + 1);
+    expect(res.json()).toEqual({ bytes: 18, coding: 'identity', principal: { workspaceId: 'ws-good' } });
   });
 
   it('lets an expired key in only where the table allows it, and passes 429 on with Retry-After', async () => {
