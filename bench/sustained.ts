@@ -27,6 +27,7 @@ import { TOPICS, type TelemetryType } from '@vigil/contracts';
 import { parseOnly, percentile } from './run';
 import { startAllInOne, startSplit, type Deployment } from './sustained/deployment';
 import { Fleet, type FleetCounters } from './sustained/fleet';
+import { bucketsBetween, quantileOf } from './sustained/histogram';
 import { MaliciousHostProbes, type ProbeResult } from './sustained/probes';
 import { ReferenceWork } from './sustained/reference-work';
 import { sample, totalRss, type NodeThreadGroup, type Sample } from './sustained/sampler';
@@ -245,12 +246,23 @@ function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<No
   );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   const uploads = result.probes.map((p) => p.uploadMs);
+  console.log(`| the stages on the way to a finding, over all records (p50, p95) | ${stageFigures(samples[0], stopped)} |`);
   console.log(`| time from POST to 200 of those uploads (waiting for admission, retries included) | p50 ${fmt(percentile(uploads, 50) ?? NaN)} ms, p95 ${fmt(percentile(uploads, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
   console.log(`| GET /v1/account/status under load (${result.statusLatenciesMs.length} polls) | p50 ${fmt(percentile(result.statusLatenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(result.statusLatenciesMs, 99) ?? NaN)} ms |`);
   console.log(`| backpressure answers (429/503) | ${result.fleet.backpressure} of ${result.fleet.posted} posts |`);
   console.log(`| detection-state checkpoints under load | ${checkpointFigures(samples[0], stopped)} |`);
+}
+
+/** Quantiles of the stage histograms between two samples: scoring (events appended → scored), store (finding appended → stored). */
+function stageFigures(from: Sample, to: Sample): string {
+  const figure = (stage: keyof Sample['stageDelays']) => {
+    const between = bucketsBetween(from.stageDelays[stage], to.stageDelays[stage]);
+    const ms = (q: number) => fmt((quantileOf(between, q) ?? NaN) * 1000);
+    return `${ms(0.5)} ms, ${ms(0.95)} ms`;
+  };
+  return `telemetry appended → scored: ${figure('scoring')}; finding appended → stored: ${figure('store')}`;
 }
 
 /** How often each events partition's state was checkpointed under load (the replay a restart would need) and at what cost. */

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { api } from '@vigil/testing';
+import { addBuckets, histogramBuckets, type Buckets } from './histogram';
 import { CLOCK_TICKS_PER_SECOND, niceOf, ticksOf } from './proc-stat';
 
 export interface Sample {
@@ -34,6 +35,11 @@ export interface Sample {
   evictions?: number;
   /** Partition state checkpoints so far, and the seconds of work they cost (snapshot, compression, publication). */
   checkpoints?: { count: number; seconds: number };
+  /**
+   * The stages of the way to a visible finding so far (seconds): telemetry appended to the events topic → scored;
+   * a finding appended to the findings topic → stored and servable.
+   */
+  stageDelays: { scoring?: Buckets; store?: Buckets };
   /** CPU seconds used so far, summed over every process, by who used them. */
   cpuSeconds: CpuSeconds;
   /** The `node` part of cpuSeconds by thread (see {@link NodeThreadGroup}); threads that have exited no longer count. */
@@ -167,6 +173,7 @@ export async function sample(processes: readonly SampledProcess[], started: numb
     heapUsedBytes: 0,
     cpuSeconds: { node: 0, merges: 0, other: 0 },
     nodeCpuSeconds: new Map(),
+    stageDelays: {},
   };
   processes.forEach((p, i) => {
     const { rss, rssFile } = residentOf(p.pid());
@@ -203,6 +210,9 @@ export async function sample(processes: readonly SampledProcess[], started: numb
       const sum = result.checkpoints ?? { count: 0, seconds: 0 };
       result.checkpoints = { count: sum.count + checkpoints, seconds: sum.seconds + checkpointSeconds };
     }
+    const stages = result.stageDelays;
+    stages.scoring = addBuckets(stages.scoring, histogramBuckets(text, 'vigil_scoring_delay_seconds'));
+    stages.store = addBuckets(stages.store, histogramBuckets(text, 'vigil_results_store_delay_seconds', 'kind="findings"'));
   });
   return result;
 }

@@ -231,6 +231,15 @@ describe('findings and alerts end to end', () => {
     expect(tunnel.finding_info.desc).toContain('tunnel-example.com');
   });
 
+  it('measures the way to a finding by stage in /metrics: telemetry appended → scored, finding appended → stored', async () => {
+    const text = (await api(vigil, 'GET', '/metrics', { key: null })).text;
+    const count = (series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    expect(count('vigil_scoring_delay_seconds_count')).toBeGreaterThan(0);
+    expect(count('vigil_results_store_delay_seconds_count{kind="findings"}')).toBeGreaterThan(0);
+    // Seconds, not milliseconds: on an idle test server each stage takes well under a minute.
+    expect(count('vigil_scoring_delay_seconds_sum') / count('vigil_scoring_delay_seconds_count')).toBeLessThan(60);
+  });
+
   it('pages by re-usable bookmarks that never come back empty', async () => {
     // One record per finding revision (metadata.uid is `<finding uid>:<revision>`): a finding updated after a
     // page was served comes back as its next revision, never as a record already served.

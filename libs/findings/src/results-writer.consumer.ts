@@ -4,6 +4,7 @@ import { TOPICS } from '@vigil/contracts';
 import { Readiness } from '@vigil/platform';
 import { FindingsStoreService } from './findings-store.service';
 import { writeBusBatch, type RecordSink } from './bus-batch-writer';
+import { resultsWriterMetrics } from './results-writer-metrics';
 
 /**
  * Stores findings and alerts from the bus. Offsets are committed after the insert, and inserts are idempotent,
@@ -24,8 +25,8 @@ export class ResultsWriterConsumer implements OnApplicationBootstrap, OnModuleDe
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
-      await this.bus.subscribe({ topic: TOPICS.findings.name, group: 'findings-writer', fromBeginning: true }, (batch) => this.write(batch, this.stores.findings)),
-      await this.bus.subscribe({ topic: TOPICS.alerts.name, group: 'alerts-writer', fromBeginning: true }, (batch) => this.write(batch, this.stores.alerts)),
+      await this.bus.subscribe({ topic: TOPICS.findings.name, group: 'findings-writer', fromBeginning: true }, (batch) => this.write(batch, this.stores.findings, 'findings')),
+      await this.bus.subscribe({ topic: TOPICS.alerts.name, group: 'alerts-writer', fromBeginning: true }, (batch) => this.write(batch, this.stores.alerts, 'alerts')),
     );
     this.readiness.ready('results-writer');
   }
@@ -34,8 +35,9 @@ export class ResultsWriterConsumer implements OnApplicationBootstrap, OnModuleDe
     await Promise.all(this.subscriptions.map((s) => s.close()));
   }
 
-  private async write(batch: BusBatch, repository: RecordSink<unknown>): Promise<void> {
+  private async write(batch: BusBatch, repository: RecordSink<unknown>, kind: 'findings' | 'alerts'): Promise<void> {
     const { deadLetters } = await writeBusBatch(repository, batch);
+    resultsWriterMetrics.stored(kind, batch.records.map((record) => record.timestamp));
     if (deadLetters.length) {
       this.logger.warn(`${deadLetters.length} record(s) from ${batch.topic} sent to ${TOPICS.deadLetter.name}`);
       await this.bus.publish(TOPICS.deadLetter.name, deadLetters);

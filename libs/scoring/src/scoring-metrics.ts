@@ -25,6 +25,13 @@ const rebuilds = new Counter({
   registers: [metricsRegistry],
 });
 
+const scoringDelay = new Histogram({
+  name: 'vigil_scoring_delay_seconds',
+  help: 'Time from a telemetry record\'s append to the events topic until its events are scored (queueing included)',
+  buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
+
 export const stateMetrics = {
   checkpoint(bytes: number, ms: number): void {
     checkpoints.observe(ms / 1000);
@@ -40,6 +47,10 @@ export const scoringMetrics = {
     scored.inc(events);
     findings.inc(findingCount);
     alerts.inc(alertCount);
+  },
+  /** `appendedMs`: when each scored record was appended to the events topic (epoch ms). */
+  delays(appendedMs: readonly number[], nowMs = Date.now()): void {
+    for (const at of appendedMs) scoringDelay.observe(Math.max(0, nowMs - at) / 1000);
   },
 };
 

@@ -168,6 +168,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   private async scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Promise<ScoredBatch> {
     const scored = await this.engines.score(engine, batch.topic, records);
     scoringMetrics.record(scored.events, scored.findings.length, scored.alerts.length);
+    scoringMetrics.delays(records.map((record) => record.timestamp));
     scoringBacklog.scored(scored.events);
     return scored;
   }
