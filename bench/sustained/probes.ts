@@ -20,9 +20,17 @@ export interface ProbeResult {
   uploadMs: number;
   /** Time from the 200 to the visible finding; undefined when none appeared within the timeout. */
   latencyMs?: number;
+  /**
+   * Time from the 200 to the finding's production, from its `metadata.processed_time` (whole seconds, so each
+   * is off by up to a second; a mean over many probes is good to about 0.1 s).
+   */
+  producedAfterMs?: number;
 }
 
-type FindingShape = { enrichments?: { data?: { aggregation?: { key?: { detections?: { key: string }[] } } } }[] };
+type FindingShape = {
+  enrichments?: { data?: { aggregation?: { key?: { detections?: { key: string }[] } } } }[];
+  metadata?: { processed_time?: number };
+};
 
 export class MaliciousHostProbes {
   readonly results: ProbeResult[] = [];
@@ -61,15 +69,20 @@ export class MaliciousHostProbes {
       res = await api(this.targets.ingest, 'POST', '/v1/events/dns', { body: gzipNdjson(events), headers: { 'content-encoding': 'gzip' } });
     }
     const answered = performance.now();
-    const result: ProbeResult = { host, atMs: Date.now() - this.started, uploadMs: answered - posted };
+    const answeredAtMs = Date.now();
+    const result: ProbeResult = { host, atMs: answeredAtMs - this.started, uploadMs: answered - posted };
     this.results.push(result);
     if (res.status !== 200) return;
     while (performance.now() - answered < this.timeoutMs) {
       const page = await api(this.targets.findings, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
       follow = page.body.follow ?? follow;
       const records = (page.body.records ?? []) as FindingShape[];
-      if (records.some((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain))) {
+      const finding = records.find((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain));
+      if (finding) {
         result.latencyMs = performance.now() - answered;
+        const processedS = finding.metadata?.processed_time;
+        // The middle of the whole second the finding was produced in.
+        if (typeof processedS === 'number') result.producedAfterMs = processedS * 1000 + 500 - answeredAtMs;
         return;
       }
       await new Promise((r) => setTimeout(r, 50));

@@ -36,7 +36,7 @@ export interface Sample {
   /** Partition state checkpoints so far, and the seconds of work they cost (snapshot, compression, publication). */
   checkpoints?: { count: number; seconds: number };
   /**
-   * The stages of the way to a visible finding so far (seconds): telemetry appended to the events topic → scored;
+   * The stages of the way to a visible finding so far (seconds): telemetry appended to the events topic → scored and its findings published;
    * a finding appended to the findings topic → stored and servable.
    */
   stageDelays: { scoring?: Buckets; store?: Buckets };

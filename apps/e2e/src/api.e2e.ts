@@ -231,7 +231,7 @@ describe('findings and alerts end to end', () => {
     expect(tunnel.finding_info.desc).toContain('tunnel-example.com');
   });
 
-  it('measures the way to a finding by stage in /metrics: telemetry appended → scored, finding appended → stored', async () => {
+  it('measures the way to a finding by stage in /metrics: telemetry appended → scored and published, finding appended → stored', async () => {
     const text = (await api(vigil, 'GET', '/metrics', { key: null })).text;
     const count = (series: string) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
     expect(count('vigil_scoring_delay_seconds_count')).toBeGreaterThan(0);

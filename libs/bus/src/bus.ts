@@ -57,7 +57,10 @@ export interface Subscription {
 }
 
 export interface Bus {
-  /** Resolves once every record is durable (fsynced locally, or acknowledged by all in-sync Kafka replicas). */
+  /**
+   * Resolves once every record is durable (fsynced locally, or acknowledged by all in-sync Kafka replicas). The
+   * record values are handed over: the local bus writes and serves them without a copy, so never change one after.
+   */
   publish(topic: string, records: BusRecord[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: BatchHandler): Promise<Subscription>;
   close(): Promise<void>;

@@ -27,7 +27,7 @@ const rebuilds = new Counter({
 
 const scoringDelay = new Histogram({
   name: 'vigil_scoring_delay_seconds',
-  help: 'Time from a telemetry record\'s append to the events topic until its events are scored (queueing included)',
+  help: 'Time from a telemetry record\'s append to the events topic until its events are scored and their findings and alerts published (queueing included)',
   buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60],
   registers: [metricsRegistry],
 });
@@ -48,7 +48,7 @@ export const scoringMetrics = {
     findings.inc(findingCount);
     alerts.inc(alertCount);
   },
-  /** `appendedMs`: when each scored record was appended to the events topic (epoch ms). */
+  /** `appendedMs`: when each record whose results were just published was appended to the events topic (epoch ms). */
   delays(appendedMs: readonly number[], nowMs = Date.now()): void {
     for (const at of appendedMs) scoringDelay.observe(Math.max(0, nowMs - at) / 1000);
   },

@@ -9,6 +9,9 @@ import type { ScoringEngine } from './partitioned/scoring-engine';
 import type { EngineSet } from './engines/engine-set';
 import { InThreadEngines } from './engines/in-thread-engines';
 import type { ScoredBatch } from './engines/score-records';
+
+/** A scored batch, with when each of its telemetry records was appended to the events topic (epoch ms). */
+type ScoringOutputs = ScoredBatch & { appendedMs: number[] };
 import { WorkerEngines } from './engines/worker-engines';
 import { SnapshotDirectory } from './partitioned/snapshot-directory';
 import { reportStateBudget, scoringMetrics, stateMetrics } from './scoring-metrics';
@@ -53,7 +56,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   /** The newest rule-set version seen per workspace (records can be re-read). */
   private readonly ruleVersions = new Map<string, number>();
   private readonly directory = new SnapshotDirectory((message) => this.logger.warn(message));
-  private readonly scorer: PartitionScorer<ScoredBatch>;
+  private readonly scorer: PartitionScorer<ScoringOutputs>;
   private subscription?: Subscription;
   private rulesSubscription?: Subscription;
   private stateSubscription?: Subscription;
@@ -95,7 +98,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     this.group = overrides.group ?? SCORING_GROUP;
     const options: PartitionScorerOptions = { snapshotIntervalMs: config.snapshotIntervalMs, ...DEFAULT_TUNING, ...overrides.scorer };
     this.tickMs = Math.max(50, Math.min(5_000, Math.floor(options.snapshotIntervalMs / 2)));
-    this.scorer = new PartitionScorer<ScoredBatch>(
+    this.scorer = new PartitionScorer<ScoringOutputs>(
       {
         createEngine: (partition) => this.engines.create(partition),
         score: (engine, batch, records) => this.scoreRecords(engine, batch, records),
@@ -111,7 +114,7 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** Checkpoint and rebuild figures (tests, diagnostics). */
-  get stats(): PartitionScorer<ScoredBatch>['stats'] {
+  get stats(): PartitionScorer<ScoringOutputs>['stats'] {
     return this.scorer.stats;
   }
 
@@ -165,19 +168,19 @@ export class ScoringConsumer implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  private async scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Promise<ScoredBatch> {
+  private async scoreRecords(engine: ScoringEngine, batch: BusBatch, records: ConsumedRecord[]): Promise<ScoringOutputs> {
     const scored = await this.engines.score(engine, batch.topic, records);
     scoringMetrics.record(scored.events, scored.findings.length, scored.alerts.length);
-    scoringMetrics.delays(records.map((record) => record.timestamp));
     scoringBacklog.scored(scored.events);
-    return scored;
+    return { ...scored, appendedMs: records.map((record) => record.timestamp) };
   }
 
-  private async publish(outputs: ScoredBatch): Promise<void> {
+  private async publish(outputs: ScoringOutputs): Promise<void> {
     if (outputs.deadLetters.length) {
       this.logger.warn(`${outputs.deadLetters.length} unreadable telemetry record(s) sent to ${this.topics.deadLetter}`);
       await this.bus.publish(this.topics.deadLetter, outputs.deadLetters);
     }
     await Promise.all([this.bus.publish(this.topics.findings, outputs.findings), this.bus.publish(this.topics.alerts, outputs.alerts)]);
+    scoringMetrics.delays(outputs.appendedMs);
   }
 }

@@ -148,7 +148,7 @@ export class LocalBus implements Bus {
       const list = parts.get(log);
       if (list) list.push(unsealed);
       else parts.set(log, [unsealed]);
-      bytes += unsealed.frame.length;
+      bytes += unsealed.frameBytes;
     }
     await this.writer.submit(parts, bytes);
   }

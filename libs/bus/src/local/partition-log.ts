@@ -129,7 +129,7 @@ export class PartitionLog {
     let pending: Buffer[] = [];
     try {
       for (const unsealed of frames) {
-        if (position > 0 && position + unsealed.frame.length > this.options.segmentBytes) {
+        if (position > 0 && position + unsealed.frameBytes > this.options.segmentBytes) {
           if (pending.length > 0) await segment.append(pending);
           pending = [];
           await segment.sync();
@@ -139,10 +139,10 @@ export class PartitionLog {
           await fsyncDirectory(this.dirPath);
           position = 0;
         }
-        sealFrame(unsealed.frame, offset, timestamp);
+        sealFrame(unsealed, offset, timestamp);
         staged.push({ segment, unsealed, offset, position });
-        pending.push(unsealed.frame);
-        position += unsealed.frame.length;
+        pending.push(unsealed.head, unsealed.value);
+        position += unsealed.frameBytes;
         offset += 1;
       }
       if (pending.length > 0) await segment.append(pending);

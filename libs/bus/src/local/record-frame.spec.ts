@@ -3,9 +3,10 @@ import { decodeFrame, encodeFrame, FRAME_PREFIX_BYTES, probeFrame, sealFrame } f
 const LIMIT = 1024 * 1024;
 
 function sealed(key: string, value: Buffer, offset: number, headers?: Record<string, string>): Buffer {
-  const { frame } = encodeFrame({ key, value, headers }, LIMIT);
-  sealFrame(frame, offset, 1_700_000_000_123);
-  return frame;
+  const unsealed = encodeFrame({ key, value, headers }, LIMIT);
+  sealFrame(unsealed, offset, 1_700_000_000_123);
+  expect(unsealed.value).toBe(value); // referenced, not copied
+  return Buffer.concat([unsealed.head, unsealed.value]);
 }
 
 describe('record frames', () => {

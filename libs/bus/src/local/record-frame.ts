@@ -6,8 +6,10 @@
  *             | u32 keyLength | key (utf8) | u32 headersLength | headers (JSON, flag bit 0) | value
  *
  * The CRC covers the whole payload, so a torn or zero-filled tail after a crash is detected on open.
- * A frame is built in two steps: `encodeFrame` at publish() time (copies the caller's bytes once) and
- * `sealFrame` when the writer assigns the offset and append time, just before the bytes hit the file.
+ * A frame is built in two steps: `encodeFrame` at publish() time and `sealFrame` when the writer assigns the
+ * offset and append time, just before the bytes hit the file. The value is not copied: a frame is its head
+ * (everything before the value) and the caller's value buffer, written one after the other, and the value stays
+ * what consumers in this process are handed. Publishers hand their value buffers over and never change them.
  */
 import { crc32 } from 'zlib';
 import type { BusRecord } from '../bus';
@@ -35,12 +37,14 @@ export interface StoredRecord {
   frameBytes: number;
 }
 
-/** A frame encoded at publish() time, waiting for its offset and timestamp. */
+/** A frame encoded at publish() time, waiting for its offset and timestamp: on disk, `head` then `value`. */
 export interface UnsealedFrame {
-  frame: Buffer;
+  head: Buffer;
+  value: Buffer;
+  /** Bytes of the whole frame (head and value). */
+  frameBytes: number;
   key: string;
   headers?: Record<string, string>;
-  valueStart: number;
 }
 
 export function encodeFrame(record: BusRecord, maxRecordBytes: number): UnsealedFrame {
@@ -54,27 +58,28 @@ export function encodeFrame(record: BusRecord, maxRecordBytes: number): Unsealed
       `bus record for key "${truncate(key)}" is ${payloadBytes} bytes; the limit is ${Math.min(maxRecordBytes, MAX_FRAME_BYTES)}`,
     );
   }
-  const frame = Buffer.allocUnsafe(FRAME_PREFIX_BYTES + payloadBytes);
-  frame.writeUInt32BE(payloadBytes, 0);
-  frame.writeUInt8(FORMAT, FRAME_PREFIX_BYTES);
-  frame.writeUInt8(headers ? FLAG_HEADERS : 0, FRAME_PREFIX_BYTES + 1);
+  const frameBytes = FRAME_PREFIX_BYTES + payloadBytes;
+  const head = Buffer.allocUnsafe(frameBytes - value.length);
+  head.writeUInt32BE(payloadBytes, 0);
+  head.writeUInt8(FORMAT, FRAME_PREFIX_BYTES);
+  head.writeUInt8(headers ? FLAG_HEADERS : 0, FRAME_PREFIX_BYTES + 1);
   let at = KEY_LENGTH_AT;
-  frame.writeUInt32BE(keyBytes, at);
+  head.writeUInt32BE(keyBytes, at);
   at += 4;
-  at += frame.write(key, at, 'utf8');
-  frame.writeUInt32BE(headerBytes, at);
+  at += head.write(key, at, 'utf8');
+  head.writeUInt32BE(headerBytes, at);
   at += 4;
-  at += frame.write(headerJson, at, 'utf8');
-  frame.set(value, at);
-  return { frame, key, headers: headers ? { ...headers } : undefined, valueStart: at };
+  head.write(headerJson, at, 'utf8');
+  return { head, value, frameBytes, key, headers: headers ? { ...headers } : undefined };
 }
 
-/** Writes offset, timestamp and CRC into an encoded frame (in place). */
-export function sealFrame(frame: Buffer, offset: number, timestamp: number): void {
-  frame.writeUInt32BE(Math.floor(offset / TWO_POW_32), OFFSET_AT);
-  frame.writeUInt32BE(offset % TWO_POW_32, OFFSET_AT + 4);
-  frame.writeDoubleBE(timestamp, TIMESTAMP_AT);
-  frame.writeUInt32BE(crc32(frame.subarray(FRAME_PREFIX_BYTES)) >>> 0, 4);
+/** Writes offset, timestamp and the CRC of the whole payload into an encoded frame's head (in place). */
+export function sealFrame(frame: UnsealedFrame, offset: number, timestamp: number): void {
+  const { head, value } = frame;
+  head.writeUInt32BE(Math.floor(offset / TWO_POW_32), OFFSET_AT);
+  head.writeUInt32BE(offset % TWO_POW_32, OFFSET_AT + 4);
+  head.writeDoubleBE(timestamp, TIMESTAMP_AT);
+  head.writeUInt32BE(crc32(value, crc32(head.subarray(FRAME_PREFIX_BYTES))) >>> 0, 4);
 }
 
 export type FrameProbe =
@@ -129,16 +134,9 @@ export function frameKey(buf: Buffer, pos: number, frameBytes: number): string {
   return buf.toString('utf8', at + 4, at + 4 + keyBytes);
 }
 
-/** The stored form of a frame this process has just sealed (the value is a view of the frame). */
+/** The stored form of a frame this process has just sealed (its value is the publisher's buffer). */
 export function storedFromSealed(unsealed: UnsealedFrame, offset: number, timestamp: number): StoredRecord {
-  return {
-    offset,
-    timestamp,
-    key: unsealed.key,
-    headers: unsealed.headers,
-    value: unsealed.frame.subarray(unsealed.valueStart),
-    frameBytes: unsealed.frame.length,
-  };
+  return { offset, timestamp, key: unsealed.key, headers: unsealed.headers, value: unsealed.value, frameBytes: unsealed.frameBytes };
 }
 
 function checkRecord(record: BusRecord): Required<Pick<BusRecord, 'key' | 'value'>> & Pick<BusRecord, 'headers'> {
@@ -156,7 +154,9 @@ function checkRecord(record: BusRecord): Required<Pick<BusRecord, 'key' | 'value
       }
     }
   }
-  return { key, value: Buffer.isBuffer(value) ? value : Buffer.from(value), headers };
+  // A Uint8Array that is not a Buffer (one that came from a worker thread) is viewed as one, not copied.
+  const bytes: Uint8Array = value;
+  return { key, value: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), headers };
 }
 
 function parseHeaders(json: string): Record<string, string> {
