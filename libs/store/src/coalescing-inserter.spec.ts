@@ -35,6 +35,30 @@ describe('CoalescingInserter', () => {
     expect(inserts).toEqual([10, 3]);
   });
 
+  it('joins inserts in one reused buffer, and never again in the one a failed insert had', async () => {
+    const seen: { text: string; memory: ArrayBuffer }[] = [];
+    let failNext = false;
+    const inserter = new CoalescingInserter(async (body) => {
+      seen.push({ text: body.toString(), memory: body.buffer as ArrayBuffer });
+      await new Promise((r) => setTimeout(r, 5));
+      if (failNext) {
+        failNext = false;
+        throw new Error('engine down');
+      }
+    }, { maxBytes: 6 });
+    const rows = (...texts: string[]) => texts.map((text) => Buffer.from(text));
+    await Promise.all([inserter.add(rows('a\n')), inserter.add(rows('b\n', 'c\n')), inserter.add(rows('d\n'))]);
+    await inserter.add(rows('e\n', 'f\n'));
+    failNext = true;
+    await expect(inserter.add(rows('g\n', 'h\n'))).rejects.toThrow('engine down');
+    await inserter.add(rows('i\n', 'j\n'));
+    expect(seen.map((s) => s.text)).toEqual(['a\n', 'b\nc\nd\n', 'e\nf\n', 'g\nh\n', 'i\nj\n']);
+    const [, first, second, failed, after] = seen.map((s) => s.memory);
+    expect(second).toBe(first);
+    expect(failed).toBe(first);
+    expect(after).not.toBe(failed);
+  });
+
   it('rejects the callers whose rows were in a failed insert, and goes on with the next ones', async () => {
     let calls = 0;
     const inserter = new CoalescingInserter(async () => {
