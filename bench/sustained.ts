@@ -246,19 +246,39 @@ function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<No
   );
   console.log(`| time from 200 to visible finding (planted hosts, under load) | p50 ${fmt(percentile(latencies, 50) ?? NaN)} ms, p95 ${fmt(percentile(latencies, 95) ?? NaN)} ms |`);
   const uploads = result.probes.map((p) => p.uploadMs);
-  const produced = result.probes.flatMap((p) => (p.producedAfterMs === undefined ? [] : [p.producedAfterMs]));
-  if (produced.length > 0) {
-    const mean = produced.reduce((a, b) => a + b, 0) / produced.length;
-    const meanLatency = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
-    console.log(`| the same planted hosts: mean time from 200 to the finding's production (its processed_time, whole seconds) and from there to visible | ${fmt(mean)} ms; ${fmt(meanLatency - mean)} ms |`);
-  }
+  const endMs = stopped.atMs;
+  console.log(
+    `| the same planted hosts: mean time from 200 to the finding's production (its processed_time, whole seconds) and from there to visible, whole run; first third → last third | ${productionSplit(result.probes, 0, endMs)}; ${productionSplit(result.probes, 0, endMs / 3)} → ${productionSplit(result.probes, (2 * endMs) / 3, endMs)} |`,
+  );
   console.log(`| the stages on the way to a finding, over all records (p50, p95) | ${stageFigures(samples[0], stopped)} |`);
+  console.log(`| the planted hosts' polls of GET /v1/findings while waiting (p50, p95; polls per host), first third → last third | ${probePollFigures(result.probes, endMs)} |`);
+  console.log(`| the same, first third → last third | ${stageFigures(samples[0], samples[third])} → ${stageFigures(samples[samples.length - 1 - third], stopped)} |`);
   console.log(`| time from POST to 200 of those uploads (waiting for admission, retries included) | p50 ${fmt(percentile(uploads, 50) ?? NaN)} ms, p95 ${fmt(percentile(uploads, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
   console.log(`| GET /v1/account/status under load (${result.statusLatenciesMs.length} polls) | p50 ${fmt(percentile(result.statusLatenciesMs, 50) ?? NaN)} ms, p99 ${fmt(percentile(result.statusLatenciesMs, 99) ?? NaN)} ms |`);
   console.log(`| backpressure answers (429/503) | ${result.fleet.backpressure} of ${result.fleet.posted} posts |`);
   console.log(`| detection-state checkpoints under load | ${checkpointFigures(samples[0], stopped)} |`);
+}
+
+/** Mean time from 200 to the finding's production and from there to visible, over the probes answered in [from, to). */
+function productionSplit(probes: readonly ProbeResult[], from: number, to: number): string {
+  const timed = probes.filter((p) => p.atMs >= from && p.atMs < to && p.latencyMs !== undefined && p.producedAfterMs !== undefined);
+  if (timed.length === 0) return '–';
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const produced = mean(timed.map((p) => p.producedAfterMs as number));
+  return `${fmt(produced)} ms + ${fmt(mean(timed.map((p) => p.latencyMs as number)) - produced)} ms`;
+}
+
+/** How long the probes' polls took, and how many each needed, in the first and the last third of the run. */
+function probePollFigures(probes: readonly ProbeResult[], endMs: number): string {
+  const figure = (from: number, to: number) => {
+    const chosen = probes.filter((p) => p.atMs >= from && p.atMs < to);
+    const polls = chosen.flatMap((p) => p.pollsMs);
+    const perHost = chosen.length === 0 ? NaN : polls.length / chosen.length;
+    return `${fmt(percentile(polls, 50) ?? NaN)} ms, ${fmt(percentile(polls, 95) ?? NaN)} ms; ${perHost.toFixed(1)}`;
+  };
+  return `${figure(0, endMs / 3)} → ${figure((2 * endMs) / 3, endMs)}`;
 }
 
 /** Quantiles of the stage histograms between two samples: scoring (events appended → scored, findings published), store (finding appended → stored). */

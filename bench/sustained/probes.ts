@@ -25,6 +25,8 @@ export interface ProbeResult {
    * is off by up to a second; a mean over many probes is good to about 0.1 s).
    */
   producedAfterMs?: number;
+  /** Duration of each GET /v1/findings this probe made while waiting for its finding. */
+  pollsMs: number[];
 }
 
 type FindingShape = {
@@ -70,11 +72,13 @@ export class MaliciousHostProbes {
     }
     const answered = performance.now();
     const answeredAtMs = Date.now();
-    const result: ProbeResult = { host, atMs: answeredAtMs - this.started, uploadMs: answered - posted };
+    const result: ProbeResult = { host, atMs: answeredAtMs - this.started, uploadMs: answered - posted, pollsMs: [] };
     this.results.push(result);
     if (res.status !== 200) return;
     while (performance.now() - answered < this.timeoutMs) {
+      const pollStarted = performance.now();
       const page = await api(this.targets.findings, 'GET', `/v1/findings?schema=ocsf&follow=${encodeURIComponent(follow)}`);
+      result.pollsMs.push(performance.now() - pollStarted);
       follow = page.body.follow ?? follow;
       const records = (page.body.records ?? []) as FindingShape[];
       const finding = records.find((f) => f.enrichments?.[0]?.data?.aggregation?.key?.detections?.some((d) => d.key === domain));

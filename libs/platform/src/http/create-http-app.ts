@@ -32,9 +32,10 @@ function wantsRawBody(request: FastifyRequest): boolean {
 }
 
 /**
- * Telemetry bodies stay compressed on the event loop and are decoded in an ingest thread (bodyCodingOf), which
- * spares the thread answering HTTP about 10 MB of decoded chunks and their concatenation per body. A body with an
- * Idempotency-Key is decoded here, because its key is bound to the decoded batch (a retry may compress it anew).
+ * Telemetry bodies stay compressed on the event loop and are decoded where they are parsed, in an ingest thread
+ * (bodyCodingOf), which spares the thread answering HTTP up to 10 MB of decoded chunks and their concatenation per
+ * body. A body with an Idempotency-Key is decoded here, because its key is bound to the decoded batch (a retry may
+ * compress it anew).
  */
 function decodedInIngestThread(request: FastifyRequest): boolean {
   return request.url.startsWith('/v1/events/') && request.headers['idempotency-key'] === undefined;
