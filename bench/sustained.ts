@@ -251,8 +251,8 @@ function printSummary(result: LoadResult, baseline: ParseBaseline, roles: Map<No
     `| the same planted hosts: mean time from 200 to the finding's production (its processed_time, whole seconds) and from there to visible, whole run; first third → last third | ${productionSplit(result.probes, 0, endMs)}; ${productionSplit(result.probes, 0, endMs / 3)} → ${productionSplit(result.probes, (2 * endMs) / 3, endMs)} |`,
   );
   console.log(`| the stages on the way to a finding, over all records (p50, p95) | ${stageFigures(samples[0], stopped)} |`);
+  console.log(`| the same stages, first third → last third | ${stageFigures(samples[0], samples[third])} → ${stageFigures(samples[samples.length - 1 - third], stopped)} |`);
   console.log(`| the planted hosts' polls of GET /v1/findings while waiting (p50, p95; polls per host), first third → last third | ${probePollFigures(result.probes, endMs)} |`);
-  console.log(`| the same, first third → last third | ${stageFigures(samples[0], samples[third])} → ${stageFigures(samples[samples.length - 1 - third], stopped)} |`);
   console.log(`| time from POST to 200 of those uploads (waiting for admission, retries included) | p50 ${fmt(percentile(uploads, 50) ?? NaN)} ms, p95 ${fmt(percentile(uploads, 95) ?? NaN)} ms |`);
   console.log(`| planted malicious hosts detected | ${latencies.length} of ${result.probes.length}${missed.length ? ` (missed: ${missed.join(', ')})` : ''} |`);
   console.log(`| accepted / scored after drain | ${fmt(drained.accepted)} / ${fmt(drained.scored)}${drained.scored >= drained.accepted ? ' (none lost)' : ' (NOT all scored)'} |`);
