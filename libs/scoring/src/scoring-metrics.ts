@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { StateUsageSource } from './engines/engine-set';
-import { metricsRegistry, scoringBacklog } from '@vigil/platform';
+import { metricsRegistry, observeSinceAppended, PIPELINE_DELAY_BUCKETS, scoringBacklog } from '@vigil/platform';
 
 const scored = new Counter({ name: 'vigil_events_scored_total', help: 'Telemetry events scored', registers: [metricsRegistry] });
 const findings = new Counter({ name: 'vigil_finding_records_total', help: 'Finding records (creates and updates) emitted', registers: [metricsRegistry] });
@@ -28,7 +28,7 @@ const rebuilds = new Counter({
 const scoringDelay = new Histogram({
   name: 'vigil_scoring_delay_seconds',
   help: 'Time from a telemetry record\'s append to the events topic until its events are scored and their findings and alerts published (queueing included)',
-  buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60],
+  buckets: PIPELINE_DELAY_BUCKETS,
   registers: [metricsRegistry],
 });
 
@@ -50,7 +50,7 @@ export const scoringMetrics = {
   },
   /** `appendedMs`: when each record whose results were just published was appended to the events topic (epoch ms). */
   delays(appendedMs: readonly number[], nowMs = Date.now()): void {
-    for (const at of appendedMs) scoringDelay.observe(Math.max(0, nowMs - at) / 1000);
+    observeSinceAppended(scoringDelay, appendedMs, nowMs);
   },
 };
 
